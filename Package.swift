@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+//
+// SendingState for Linux: a typed UI-state core, a headless UI toolkit and
+// (in later targets) a Lua 5.4 host and the `sendingstate` CLI.
+//
+// The rooms depend downwards only: Core <- Headless <- Lua host <- CLI.
+import PackageDescription
+
+/// Settings shared by every Swift target of ours.
+let strictSettings: [SwiftSetting] = [
+  // Existential types are spelled `any P`, so their cost is visible at the use site.
+  .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+  name: "SendingState",
+  products: [
+    .library(name: "SendingState", targets: ["SendingState"]),
+    .library(name: "SendingStateHeadless", targets: ["SendingStateHeadless"]),
+  ],
+  targets: [
+    // Core: typed SendingState semantics. Imports Foundation at most.
+    .target(
+      name: "SendingState",
+      swiftSettings: strictSettings
+    ),
+
+    // Headless: the Linux stand-in for UIKit. Depends on the core only.
+    .target(
+      name: "SendingStateHeadless",
+      dependencies: ["SendingState"],
+      swiftSettings: strictSettings
+    ),
+
+    // Tests
+    .testTarget(
+      name: "SendingStateTests",
+      dependencies: ["SendingState", "SendingStateHeadless"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "SendingStateHeadlessTests",
+      dependencies: ["SendingState", "SendingStateHeadless"],
+      swiftSettings: strictSettings
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

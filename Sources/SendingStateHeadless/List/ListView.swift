@@ -1,0 +1,146 @@
+/// A headless list with registered row types, a data source and **cell reuse**.
+///
+/// Only a window of ``visibleRowLimit`` rows exists as views. Scrolling moves the window: rows
+/// that leave it go to a reuse pool per identifier, and rows that enter it are asked from the
+/// data source, which dequeues (reuses) them:
+///
+/// ```swift
+/// let list = ListView(id: "items", visibleRowLimit: 5)
+/// list.register(ProductRow.self, forReuseIdentifier: "product")
+/// list.dataSource = source
+/// list.reloadData()
+/// list.simulateScroll(toRow: 40)
+/// ```
+@MainActor
+open class ListView: View {
+  /// The data source (held weakly).
+  public weak var dataSource: (any ListDataSource)?
+  /// How many rows are visible at once (the viewport).
+  public var visibleRowLimit: Int
+  /// The index of the first visible row.
+  public private(set) var firstVisibleIndex = 0
+  /// The number of rows reported at the last reload.
+  public private(set) var numberOfRows = 0
+
+  private var factories: [String: @MainActor () -> ListRow] = [:]
+  private var reusePool: [String: [ListRow]] = [:]
+  /// How many rows the list has created (reuse keeps this near ``visibleRowLimit``).
+  public private(set) var createdRowCount = 0
+
+  /// Creates a list.
+  public init(id: String? = nil, visibleRowLimit: Int = 10) {
+    self.visibleRowLimit = Swift.max(1, visibleRowLimit)
+    super.init(id: id)
+  }
+
+  /// `"list"`.
+  open override var kind: String { "list" }
+
+  // MARK: - Registration and dequeue
+
+  /// Registers a row class under `identifier`.
+  public func register(_ rowType: ListRow.Type, forReuseIdentifier identifier: String) {
+    factories[identifier] = { rowType.init() }
+  }
+
+  /// Registers a row factory under `identifier`.
+  public func register(forReuseIdentifier identifier: String, factory: @escaping @MainActor () -> ListRow) {
+    factories[identifier] = factory
+  }
+
+  /// The registered identifiers, sorted.
+  public var registeredIdentifiers: [String] { factories.keys.sorted() }
+
+  /// A row for `index`: a pooled one (after ``ListRow/prepareForReuse()``) or a new one.
+  ///
+  /// Registering the identifier first is a programming error, reported with the known ones.
+  public func dequeueReusableRow(withIdentifier identifier: String, for index: Int) -> ListRow {
+    let row: ListRow
+    if var pool = reusePool[identifier], !pool.isEmpty {
+      row = pool.removeLast()
+      reusePool[identifier] = pool
+      row.reuseCount += 1
+      row.prepareForReuse()
+    } else {
+      guard let factory = factories[identifier] else {
+        preconditionFailure(
+          "ListView '\(id ?? "?")': no row registered for '\(identifier)'; registered: \(registeredIdentifiers)")
+      }
+      row = factory()
+      row.reuseIdentifier = identifier
+      createdRowCount += 1
+    }
+    row.index = index
+    return row
+  }
+
+  /// The pooled rows waiting for reuse.
+  public var pooledRowCount: Int { reusePool.values.reduce(0) { $0 + $1.count } }
+
+  // MARK: - Visible rows
+
+  /// The visible rows, in index order.
+  public var visibleRows: [ListRow] { subviews.compactMap { $0 as? ListRow } }
+
+  /// The visible row showing `index`, or `nil` if it is not visible.
+  public func row(at index: Int) -> ListRow? {
+    visibleRows.first { $0.index == index }
+  }
+
+  /// The range of visible indices.
+  public var visibleRange: Range<Int> {
+    let start = Swift.min(firstVisibleIndex, numberOfRows)
+    return start..<Swift.min(start + visibleRowLimit, numberOfRows)
+  }
+
+  /// Asks the data source again: every visible row is recycled and the window refilled.
+  public func reloadData() {
+    numberOfRows = Swift.max(0, dataSource?.numberOfRows(in: self) ?? 0)
+    firstVisibleIndex = clampedFirstIndex(firstVisibleIndex)
+    recycle(visibleRows)
+    fill(visibleRange)
+  }
+
+  /// Moves the window so `index` is the first visible row (clamped to the content).
+  public func scroll(toRow index: Int) {
+    let target = clampedFirstIndex(index)
+    guard target != firstVisibleIndex else { return }
+    firstVisibleIndex = target
+    let wanted = visibleRange
+    recycle(visibleRows.filter { !wanted.contains($0.index ?? -1) })
+    let present = Set(visibleRows.compactMap(\.index))
+    fill(wanted, skipping: present)
+  }
+
+  private func clampedFirstIndex(_ index: Int) -> Int {
+    Swift.max(0, Swift.min(index, numberOfRows - visibleRowLimit))
+  }
+
+  private func recycle(_ rows: [ListRow]) {
+    for row in rows {
+      row.removeFromSuperview()
+      row.index = nil
+      if let identifier = row.reuseIdentifier {
+        reusePool[identifier, default: []].append(row)
+      }
+    }
+  }
+
+  private func fill(_ range: Range<Int>, skipping present: Set<Int> = []) {
+    guard let dataSource else { return }
+    for index in range where !present.contains(index) {
+      let row = dataSource.list(self, rowAt: index)
+      row.index = index
+      let position = visibleRows.firstIndex { ($0.index ?? 0) > index } ?? visibleRows.count
+      insertSubview(row, at: position)
+    }
+  }
+
+  /// `rows`, `first` (1-based), `visible`.
+  open override var renderProperties: [RenderProperty] {
+    [
+      .init("rows", .integer(numberOfRows)), .init("first", .integer(firstVisibleIndex + 1)),
+      .init("visible", .integer(visibleRange.count)),
+    ]
+  }
+}
