@@ -64,7 +64,7 @@ extension SendingState where Base: EventForwardingProvider {
   /// Removes every registration, whatever its owner, from every sender of the tree and the view.
   @MainActor
   public func removeAllActionHandlers() {
-    pools().forEach { $0.cleanup() }
+    pools().forEach { $0.removeAll() }
   }
 
   /// Makes `provider` the sole handler: removes all, then adds it.

@@ -33,7 +33,7 @@ final class GestureEventBox: AutoReleasable, @unchecked Sendable {
 
   var owner: AnyObject? { weakOwner }
 
-  /// The recognizer this box installed (while it is alive).
+  /// The recognizer this box installed (owned by its view; until it is detached).
   var recognizer: (any GestureRecognizing)? { slots.withLock { $0.recognizer } }
 
   @MainActor
@@ -44,18 +44,21 @@ final class GestureEventBox: AutoReleasable, @unchecked Sendable {
     fire()
   }
 
-  func cleanup() {
+  func disable() {
+    slots.withLock { $0.fire = nil }
+  }
+
+  @MainActor
+  func detach() {
     let (view, recognizer, id) = slots.withLock { slots in
       defer {
-        slots.fire = nil
+        slots.recognizer = nil
         slots.targetID = nil
       }
       return (slots.view, slots.recognizer, slots.targetID)
     }
     guard let recognizer else { return }
-    onMainActor {
-      if let id { recognizer.removeTarget(id) }
-      view?.removeGestureRecognizer(recognizer)
-    }
+    if let id { recognizer.removeTarget(id) }
+    view?.removeGestureRecognizer(recognizer)
   }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The per-binder engine behind `ss.configure` and `invalidateState` (internal, as upstream).
 ///
 /// Created once, by the first `configure` of an object with side storage. It holds the binder
@@ -14,8 +12,8 @@ final class StateObserver {
   private let senderProvider: (() -> [any SideStorageProviding])?
 
   var state: Any?
-  private var observers: [(id: UInt64, callback: (Any) -> Void)] = []
-  private var nextID: UInt64 = 0
+  /// NB: lock-protected so a token cancelled on any thread removes its entry at once.
+  private nonisolated let observers = Locked<(nextID: UInt64, list: [(id: UInt64, callback: (Any) -> Void)])>((0, []))
 
   init<Binder: Configurable>(binder: Binder) {
     self.binder = binder as? any SideStorageProviding
@@ -45,36 +43,25 @@ final class StateObserver {
         sender.sideStorage.boundState = new
       }
     }
-    for observer in observers {
+    for observer in observers.withLock({ $0.list }) {
       observer.callback(new)
     }
   }
 
   /// Registers `callback`; the token removes it when cancelled or released.
   func observe(notifyCurrentState: Bool = false, _ callback: @escaping (Any) -> Void) -> StateObservationToken {
-    nextID += 1
-    let id = nextID
-    observers.append((id, callback))
+    let id = observers.withLock { observers in
+      observers.nextID += 1
+      observers.list.append((observers.nextID, callback))
+      return observers.nextID
+    }
     if notifyCurrentState, let state {
       callback(state)
     }
     return StateObservationToken { [weak self] in
-      onMainActor { self?.removeObserver(id) }
+      self?.observers.withLock { $0.list.removeAll { $0.id == id } }
     }
   }
 
-  var observerCount: Int { observers.count }
-
-  private func removeObserver(_ id: UInt64) {
-    observers.removeAll { $0.id == id }
-  }
-}
-
-/// Runs `body` on the main actor: at once when already there, else on its next turn.
-func onMainActor(_ body: @escaping @MainActor @Sendable () -> Void) {
-  if Thread.isMainThread {
-    MainActor.assumeIsolated(body)
-  } else {
-    Task { @MainActor in body() }
-  }
+  var observerCount: Int { observers.withLock { $0.list.count } }
 }
