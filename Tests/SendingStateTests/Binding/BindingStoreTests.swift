@@ -288,4 +288,15 @@ struct BindingStoreTests {
     #expect(reads.alive == 201)
     token.cancel()
   }
+
+  @Test("D-15: store observers are notified in registration order")
+  func d15_observerOrder() {
+    let store = ModelStore(state: Model(value: 0))
+    var order: [String] = []
+    let tokens = ["c", "a", "b", "d"].map { name in store.observe { _ in order.append(name) } }
+    order.removeAll()
+    store.state = Model(value: 1)
+    #expect(order == ["c", "a", "b", "d"])
+    tokens.forEach { $0.cancel() }
+  }
 }

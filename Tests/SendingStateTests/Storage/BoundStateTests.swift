@@ -142,4 +142,19 @@ struct BoundStateTests {
     let after: String? = view.button.ss.state()
     #expect(after == "second")
   }
+
+  @Test("D-10: removeState keeps the senders' state and notifies no observer")
+  func d10_removeStateKeepsSenders() {
+    let view = ForwardingView<String>()
+    let store = BindingStore<String, ForwardingView<String>>(state: "kept")
+    store.apply(to: view)
+    var notified = 0
+    let token = store.observe { _ in notified += 1 }
+    view.ss.removeState()
+    let sender: String? = view.button.ss.state()
+    #expect(sender == "kept")
+    #expect(view.ss.state() == nil)
+    #expect(notified == 1)
+    token.cancel()
+  }
 }
