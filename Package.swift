@@ -17,6 +17,7 @@ let package = Package(
   products: [
     .library(name: "SendingState", targets: ["SendingState"]),
     .library(name: "SendingStateHeadless", targets: ["SendingStateHeadless"]),
+    .library(name: "SendingStateLua", targets: ["SendingStateLua"]),
   ],
   targets: [
     // Core: typed SendingState semantics. Imports Foundation at most.
@@ -32,6 +33,22 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
+    // Lua host: Debian's system Lua 5.4, our small C shim, and the Swift runtime.
+    .systemLibrary(
+      name: "CLua",
+      pkgConfig: "lua5.4",
+      providers: [.apt(["liblua5.4-dev"])]
+    ),
+    .target(
+      name: "CLuaShim",
+      dependencies: ["CLua"]
+    ),
+    .target(
+      name: "SendingStateLua",
+      dependencies: ["SendingState", "SendingStateHeadless", "CLua", "CLuaShim"],
+      swiftSettings: strictSettings
+    ),
+
     // Tests
     .testTarget(
       name: "SendingStateTests",
@@ -41,6 +58,12 @@ let package = Package(
     .testTarget(
       name: "SendingStateHeadlessTests",
       dependencies: ["SendingState", "SendingStateHeadless"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "SendingStateLuaTests",
+      dependencies: ["SendingStateLua", "CLua", "CLuaShim"],
+      resources: [.copy("Fixtures")],
       swiftSettings: strictSettings
     ),
   ],

@@ -1,0 +1,189 @@
+import CLua
+import CLuaShim
+
+/// A model whose Lua table form is described by a typed plan: the fast path for hot models.
+///
+/// Conform the models that cross the boundary on every configure or event:
+///
+/// ```swift
+/// struct Counter: LuaTableRepresentable {
+///   var title: String
+///   var count: Int
+///   static let luaPlan = LuaTablePlan<Counter> {
+///     LuaField("title", \.title)
+///     LuaField("count", \.count)
+///   }
+/// }
+/// ```
+public protocol LuaTableRepresentable {
+  /// How the model maps to a table, field by field.
+  static var luaPlan: LuaTablePlan<Self> { get }
+}
+
+/// One field of a plan: a key and typed push/read closures over a key path.
+///
+/// ```swift
+/// LuaField("price", \Product.price)
+/// LuaField(nested: "seller", \Product.seller)   // a LuaTableRepresentable value
+/// ```
+public struct LuaField<Root> {
+  let key: String
+  let push: (Root, LuaStackAccess) -> Void
+  let read: (inout Root, LuaStackAccess, Int32, LuaPath) throws(LuaBridgeError) -> Void
+
+  /// A scalar field (numbers, strings, booleans, optionals and lists of them).
+  public init<Value: LuaScalar>(_ key: String, _ keyPath: WritableKeyPath<Root, Value>) {
+    self.key = key
+    self.push = { root, stack in Value.push(root[keyPath: keyPath], on: stack) }
+    self.read = { (root: inout Root, stack, index, path) throws(LuaBridgeError) in
+      root[keyPath: keyPath] = try Value.read(from: stack, at: index, path: path)
+    }
+  }
+
+  /// A nested model field.
+  public init<Value: LuaTableRepresentable>(nested key: String, _ keyPath: WritableKeyPath<Root, Value>) {
+    self.key = key
+    self.push = { root, stack in Value.luaPlan.push(root[keyPath: keyPath], on: stack.stack) }
+    self.read = { (root: inout Root, stack, index, path) throws(LuaBridgeError) in
+      try Value.luaPlan.read(into: &root[keyPath: keyPath], from: stack.stack, at: index, path: path)
+    }
+  }
+
+  /// A list-of-models field.
+  public init<Value: LuaTableRepresentable>(list key: String, _ keyPath: WritableKeyPath<Root, [Value]>, element: @escaping @Sendable () -> Value) {
+    self.key = key
+    self.push = { root, stack in
+      let L = stack.stack.L
+      let list = root[keyPath: keyPath]
+      lua_createtable(L, Int32(clamping: list.count), 0)
+      for (offset, item) in list.enumerated() {
+        Value.luaPlan.push(item, on: stack.stack)
+        lua_rawseti(L, -2, lua_Integer(offset + 1))
+      }
+    }
+    self.read = { (root: inout Root, stack, index, path) throws(LuaBridgeError) in
+      let L = stack.stack.L
+      guard stack.stack.type(at: index) == LUA_TTABLE else {
+        throw stack.mismatch(at: index, expected: "a list", path: path)
+      }
+      let table = lua_absindex(L, index)
+      var items: [Value] = []
+      for position in 0..<Int(lua_rawlen(L, table)) {
+        lua_rawgeti(L, table, lua_Integer(position + 1))
+        defer { sslua_pop(L, 1) }
+        var item = element()
+        try Value.luaPlan.read(into: &item, from: stack.stack, at: -1, path: path.appending(index: position + 1))
+        items.append(item)
+      }
+      root[keyPath: keyPath] = items
+    }
+  }
+}
+
+/// Collects the fields of a plan.
+@resultBuilder
+public enum LuaFieldBuilder<Root> {
+  /// The fields, in order.
+  public static func buildBlock(_ fields: LuaField<Root>...) -> [LuaField<Root>] { fields }
+}
+
+/// A per-type push/read plan: keys interned once per runtime, typed closures per field.
+///
+/// Pushing builds a fresh table with raw sets; reading fetches each key raw and assigns through
+/// the key path, so a failing field leaves the model unchanged (reads go into a copy first).
+public final class LuaTablePlan<Root>: @unchecked Sendable {
+  let fields: [LuaField<Root>]
+
+  /// Creates a plan from its fields.
+  public init(@LuaFieldBuilder<Root> _ fields: () -> [LuaField<Root>]) {
+    self.fields = fields()
+  }
+
+  /// The keys, in order.
+  public var keys: [String] { fields.map(\.key) }
+
+  /// Pushes `value` as a new table.
+  func push(_ value: Root, on stack: LuaStack) {
+    let L = stack.L
+    lua_createtable(L, 0, Int32(fields.count))
+    let table = lua_gettop(L)
+    let keys = pushKeys(on: stack)
+    let access = LuaStackAccess(stack: stack)
+    for (offset, field) in fields.enumerated() {
+      lua_rawgeti(L, keys, lua_Integer(offset + 1))
+      field.push(value, access)
+      lua_rawset(L, table)
+    }
+    sslua_pop(L, 1)  // keys
+  }
+
+  /// Reads the table at `index` into `value`; all or nothing.
+  func read(into value: inout Root, from stack: LuaStack, at index: Int32, path: LuaPath) throws(LuaBridgeError) {
+    let L = stack.L
+    guard stack.type(at: index) == LUA_TTABLE else {
+      throw LuaStackAccess(stack: stack).mismatch(at: index, expected: "table", path: path)
+    }
+    let table = lua_absindex(L, index)
+    let keys = pushKeys(on: stack)
+    defer { sslua_pop(L, 1) }
+    let access = LuaStackAccess(stack: stack)
+    var copy = value
+    for (offset, field) in fields.enumerated() {
+      lua_rawgeti(L, keys, lua_Integer(offset + 1))
+      lua_rawget(L, table)
+      defer { sslua_pop(L, 1) }
+      try field.read(&copy, access, -1, path.appending(field: field.key))
+    }
+    value = copy
+  }
+
+  /// Pushes this plan's interned key list (created once per runtime).
+  private func pushKeys(on stack: LuaStack) -> Int32 {
+    guard let host = sslua_host_context(stack.L) else {
+      stack.push(LuaValue.table(LuaTable(sequence: keys.map(LuaValue.string))))
+      return lua_gettop(stack.L)
+    }
+    let runtime = Unmanaged<LuaRuntime>.fromOpaque(host).takeUnretainedValue()
+    let identity = ObjectIdentifier(self)
+    if let interned = runtime.internedKeys[identity] {
+      stack.push(reference: interned.reference)
+    } else {
+      stack.push(LuaValue.table(LuaTable(sequence: keys.map(LuaValue.string))))
+      lua_pushvalue(stack.L, -1)
+      runtime.internedKeys[identity] = (self, stack.ref())
+    }
+    return lua_gettop(stack.L)
+  }
+}
+
+extension LuaRuntime {
+  /// A reference to a new table holding `value`, built by its plan.
+  public func makeTable<Model: LuaTableRepresentable>(_ value: Model) -> LuaRef {
+    Model.luaPlan.push(value, on: stack)
+    return LuaRef(runtime: self, reference: stack.ref())
+  }
+
+  /// Reads the referenced table into `value` through its plan (all or nothing).
+  public func read<Model: LuaTableRepresentable>(_ reference: LuaRef, into value: inout Model, path: String = "value")
+    throws(LuaBridgeError)
+  {
+    stack.push(reference: reference.reference)
+    defer { stack.pop() }
+    try Model.luaPlan.read(into: &value, from: stack, at: -1, path: LuaPath(root: path))
+  }
+
+  /// Calls `function` with `model` pushed through its plan (the fast path configurers use).
+  ///
+  /// - Returns: the function's first result as data (`.nil` if none).
+  @discardableResult
+  public func call<Model: LuaTableRepresentable>(_ function: LuaRef, with model: Model, context: String? = nil)
+    throws(ScriptError) -> LuaValue
+  {
+    try call(function, context: context, pushArguments: { stack in
+      Model.luaPlan.push(model, on: stack)
+      return 1
+    }) { stack, count throws(LuaBridgeError) in
+      count == 0 ? .nil : try stack.value(at: stack.top - count + 1, path: LuaPath(root: "result"))
+    }
+  }
+}

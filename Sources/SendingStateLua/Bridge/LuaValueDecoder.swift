@@ -1,0 +1,295 @@
+/// Decodes `Decodable` Swift values from ``LuaValue`` data, with field-path errors.
+///
+/// The mirror of ``LuaValueEncoder``. Every mismatch names where it is and what was expected:
+///
+/// ```swift
+/// try LuaValueDecoder(rootName: "state").decode(Cart.self, from: value)
+/// // throws "state.items[3].price: expected number, got string"
+/// ```
+///
+/// Integral floats decode as integers (`3.0` → `3`); a fractional one does not. Integers must fit
+/// the target type. A list where fields are expected (or the reverse), and a table that mixes
+/// both, are errors.
+public struct LuaValueDecoder: Sendable {
+  /// The name of the root value in error paths.
+  public var rootName: String
+
+  /// Creates a decoder.
+  public init(rootName: String = "value") {
+    self.rootName = rootName
+  }
+
+  /// Decodes a `T` from `value`.
+  ///
+  /// - Throws: ``LuaBridgeError`` naming the field path of the first mismatch.
+  public func decode<T: Decodable>(_ type: T.Type, from value: LuaValue) throws(LuaBridgeError) -> T {
+    do {
+      if T.self == LuaValue.self, let same = value as? T { return same }
+      return try T(from: LuaDecoding(value: value, path: LuaPath(root: rootName)))
+    } catch let error as LuaBridgeError {
+      throw error
+    } catch let DecodingError.dataCorrupted(context) {
+      throw LuaBridgeError(path: LuaPath(root: rootName), problem: context.debugDescription)
+    } catch {
+      throw LuaBridgeError(path: LuaPath(root: rootName), problem: "\(error)")
+    }
+  }
+}
+
+/// Describes a value for "got …" messages.
+func describe(_ value: LuaValue) -> String {
+  switch value {
+  case .integer(let integer): "integer \(integer)"
+  case .number(let number): "number \(number)"
+  case .string(let text): text.count <= 20 ? "string \"\(text)\"" : "string"
+  case .table(let table) where !table.sequence.isEmpty && table.fields.isEmpty: "a list"
+  case .table: "table"
+  default: value.typeName
+  }
+}
+
+struct LuaDecoding: Decoder {
+  let value: LuaValue
+  let path: LuaPath
+  var codingPath: [any CodingKey] { [] }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    guard case .table(let table) = value else {
+      throw LuaBridgeError(path: path, problem: "expected table, got \(describe(value))")
+    }
+    if !table.sequence.isEmpty {
+      throw LuaBridgeError(
+        path: path,
+        problem: table.fields.isEmpty
+          ? "expected a table with named fields, got a list"
+          : "table mixes a list (\(table.sequence.count) items) with named fields")
+    }
+    return KeyedDecodingContainer(LuaKeyedDecoding<Key>(fields: table.fields, path: path))
+  }
+
+  func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    guard case .table(let table) = value else {
+      throw LuaBridgeError(path: path, problem: "expected a list, got \(describe(value))")
+    }
+    guard table.fields.isEmpty else {
+      let names = table.fields.keys.sorted().prefix(3).joined(separator: ", ")
+      throw LuaBridgeError(
+        path: path,
+        problem: table.sequence.isEmpty
+          ? "expected a list, got a table with named fields (\(names))"
+          : "table mixes a list (\(table.sequence.count) items) with named fields (\(names))")
+    }
+    return LuaUnkeyedDecoding(elements: table.sequence, path: path)
+  }
+
+  func singleValueContainer() throws -> any SingleValueDecodingContainer {
+    LuaSingleDecoding(value: value, path: path)
+  }
+}
+
+struct LuaSingleDecoding: SingleValueDecodingContainer {
+  let value: LuaValue
+  let path: LuaPath
+  var codingPath: [any CodingKey] { [] }
+
+  func mismatch(_ expected: String) -> LuaBridgeError {
+    LuaBridgeError(path: path, problem: value == .nil ? "missing (expected \(expected))" : "expected \(expected), got \(describe(value))")
+  }
+
+  func decodeNil() -> Bool { value == .nil }
+
+  func decode(_ type: Bool.Type) throws -> Bool {
+    guard case .boolean(let flag) = value else { throw mismatch("boolean") }
+    return flag
+  }
+
+  func decode(_ type: String.Type) throws -> String {
+    guard case .string(let text) = value else { throw mismatch("string") }
+    return text
+  }
+
+  func decode(_ type: Double.Type) throws -> Double {
+    guard let number = value.doubleValue else { throw mismatch("number") }
+    return number
+  }
+
+  func decode(_ type: Float.Type) throws -> Float { Float(try decode(Double.self)) }
+
+  func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+    let wide: Int64
+    switch value {
+    case .integer(let integer): wide = integer
+    case .number(let number):
+      guard let exact = Int64(exactly: number) else { throw mismatch("integer") }
+      wide = exact
+    default: throw mismatch("integer")
+    }
+    guard let fitted = T(exactly: wide) else {
+      throw LuaBridgeError(path: path, problem: "integer \(wide) does not fit in \(T.self) (\(T.min)…\(T.max))")
+    }
+    return fitted
+  }
+
+  func decode(_ type: Int.Type) throws -> Int { try integer(type) }
+  func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
+  func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
+  func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
+  func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
+  func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
+  func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
+  func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
+  func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
+  func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+
+  func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    if T.self == LuaValue.self, let same = value as? T { return same }
+    return try T(from: LuaDecoding(value: value, path: path))
+  }
+}
+
+struct LuaKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
+  let fields: [String: LuaValue]
+  let path: LuaPath
+  var codingPath: [any CodingKey] { [] }
+
+  var allKeys: [Key] { fields.keys.sorted().compactMap { Key(stringValue: $0) } }
+
+  func contains(_ key: Key) -> Bool { fields[key.stringValue] != nil }
+
+  private func single(_ key: Key) -> LuaSingleDecoding {
+    LuaSingleDecoding(value: fields[key.stringValue] ?? .nil, path: path.appending(field: key.stringValue))
+  }
+
+  func decodeNil(forKey key: Key) throws -> Bool { (fields[key.stringValue] ?? .nil) == .nil }
+
+  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    let slot = single(key)
+    if slot.value == .nil, !(T.self is any ExpressibleByNilLiteral.Type) {
+      throw LuaBridgeError(path: slot.path, problem: "missing (expected \(expectedName(T.self)))")
+    }
+    return try slot.decode(type)
+  }
+
+  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try single(key).decode(type) }
+  func decode(_ type: String.Type, forKey key: Key) throws -> String { try single(key).decode(type) }
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try single(key).decode(type) }
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try single(key).decode(type) }
+
+  func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+    -> KeyedDecodingContainer<NestedKey>
+  {
+    try LuaDecoding(value: fields[key.stringValue] ?? .nil, path: path.appending(field: key.stringValue))
+      .container(keyedBy: type)
+  }
+
+  func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+    try LuaDecoding(value: fields[key.stringValue] ?? .nil, path: path.appending(field: key.stringValue))
+      .unkeyedContainer()
+  }
+
+  func superDecoder() throws -> any Decoder { LuaDecoding(value: .table(LuaTable(fields: fields)), path: path) }
+  func superDecoder(forKey key: Key) throws -> any Decoder {
+    LuaDecoding(value: fields[key.stringValue] ?? .nil, path: path.appending(field: key.stringValue))
+  }
+}
+
+/// A readable name of the Lua type a Swift type expects.
+func expectedName(_ type: Any.Type) -> String {
+  switch type {
+  case is String.Type: "string"
+  case is Bool.Type: "boolean"
+  case is Double.Type, is Float.Type: "number"
+  case is any FixedWidthInteger.Type: "integer"
+  default: "\(type)"
+  }
+}
+
+struct LuaUnkeyedDecoding: UnkeyedDecodingContainer {
+  let elements: [LuaValue]
+  let path: LuaPath
+  var currentIndex = 0
+  var codingPath: [any CodingKey] { [] }
+  var count: Int? { elements.count }
+  var isAtEnd: Bool { currentIndex >= elements.count }
+
+  private mutating func next() throws -> LuaSingleDecoding {
+    guard !isAtEnd else {
+      throw LuaBridgeError(path: path.appending(index: currentIndex + 1), problem: "missing (the list is shorter)")
+    }
+    defer { currentIndex += 1 }
+    return LuaSingleDecoding(value: elements[currentIndex], path: path.appending(index: currentIndex + 1))
+  }
+
+  mutating func decodeNil() throws -> Bool {
+    guard !isAtEnd else { return true }
+    if elements[currentIndex] == .nil {
+      currentIndex += 1
+      return true
+    }
+    return false
+  }
+
+  mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next().decode(type) }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+    -> KeyedDecodingContainer<NestedKey>
+  {
+    let slot = try next()
+    return try LuaDecoding(value: slot.value, path: slot.path).container(keyedBy: type)
+  }
+
+  mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    let slot = try next()
+    return try LuaDecoding(value: slot.value, path: slot.path).unkeyedContainer()
+  }
+
+  mutating func superDecoder() throws -> any Decoder {
+    let slot = try next()
+    return LuaDecoding(value: slot.value, path: slot.path)
+  }
+}
+
+extension LuaValue: Codable {
+  /// Decodes any JSON-like value (objects, arrays, strings, numbers, booleans, null).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .nil
+    } else if let flag = try? container.decode(Bool.self) {
+      self = .boolean(flag)
+    } else if let integer = try? container.decode(Int64.self) {
+      self = .integer(integer)
+    } else if let number = try? container.decode(Double.self) {
+      self = .number(number)
+    } else if let text = try? container.decode(String.self) {
+      self = .string(text)
+    } else if let list = try? container.decode([LuaValue].self) {
+      self = .table(LuaTable(sequence: list))
+    } else {
+      self = .table(LuaTable(fields: try container.decode([String: LuaValue].self).filter { $0.value != .nil }))
+    }
+  }
+
+  /// Encodes as JSON-like data: a list table as an array, a table with fields as an object.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    switch self {
+    case .nil, .opaque: try container.encodeNil()
+    case .boolean(let flag): try container.encode(flag)
+    case .integer(let integer): try container.encode(integer)
+    case .number(let number): try container.encode(number)
+    case .string(let text): try container.encode(text)
+    case .table(let table):
+      if table.fields.isEmpty, !table.sequence.isEmpty {
+        try container.encode(table.sequence)
+      } else if table.sequence.isEmpty {
+        try container.encode(table.fields)
+      } else {
+        var merged = table.fields
+        for (offset, element) in table.sequence.enumerated() { merged[String(offset + 1)] = element }
+        try container.encode(merged)
+      }
+    }
+  }
+}

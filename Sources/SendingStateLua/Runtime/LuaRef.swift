@@ -1,0 +1,79 @@
+import CLua
+import CLuaShim
+
+/// A reference to a Lua value (a function, a table, an environment) that keeps it alive.
+///
+/// Released when the reference is released. It retains its runtime, so the state outlives it:
+///
+/// ```swift
+/// let configure = try runtime.evaluate("return function(v) end")  // data results
+/// let chunk = try runtime.load("return 42")                         // a LuaRef
+/// try runtime.call(chunk)                                            // [.integer(42)]
+/// ```
+public final class LuaRef {
+  /// The runtime the value lives in.
+  public let runtime: LuaRuntime
+  let reference: Int32
+
+  init(runtime: LuaRuntime, reference: Int32) {
+    self.runtime = runtime
+    self.reference = reference
+  }
+
+  /// Lua's type name of the referenced value.
+  public var typeName: String {
+    let stack = runtime.stack
+    stack.push(reference: reference)
+    defer { stack.pop() }
+    return stack.typeName(at: -1)
+  }
+
+  /// Reads the referenced value as data (tables are copied; functions read as opaque).
+  public func value(path: String = "value") throws(LuaBridgeError) -> LuaValue {
+    let stack = runtime.stack
+    stack.push(reference: reference)
+    defer { stack.pop() }
+    return try stack.value(at: -1, path: LuaPath(root: path))
+  }
+
+  /// A reference to the raw field `key` of the referenced table, or `nil` if it is nil or not a table.
+  public func field(_ key: String) -> LuaRef? {
+    let stack = runtime.stack
+    stack.push(reference: reference)
+    defer { stack.pop() }
+    guard stack.type(at: -1) == LUA_TTABLE else { return nil }
+    stack.push(key)
+    lua_rawget(runtime.L, -2)
+    guard stack.type(at: -1) != LUA_TNIL else {
+      stack.pop()
+      return nil
+    }
+    return LuaRef(runtime: runtime, reference: stack.ref())
+  }
+
+  /// Sets the raw field `key` of the referenced table to a data value.
+  public func setField(_ key: String, to value: LuaValue) {
+    let stack = runtime.stack
+    stack.push(reference: reference)
+    defer { stack.pop() }
+    guard stack.type(at: -1) == LUA_TTABLE else { return }
+    stack.push(key)
+    stack.push(value)
+    lua_rawset(runtime.L, -3)
+  }
+
+  /// Sets the raw field `key` of the referenced table to another referenced value.
+  public func setField(_ key: String, to value: LuaRef) {
+    let stack = runtime.stack
+    stack.push(reference: reference)
+    defer { stack.pop() }
+    guard stack.type(at: -1) == LUA_TTABLE else { return }
+    stack.push(key)
+    stack.push(reference: value.reference)
+    lua_rawset(runtime.L, -3)
+  }
+
+  deinit {
+    runtime.stack.unref(reference)
+  }
+}

@@ -1,0 +1,102 @@
+import CLua
+import CLuaShim
+
+/// The body of a Swift function called from Lua: reads arguments, pushes results, returns their count.
+public typealias LuaFunctionBody = (LuaCall) throws -> Int
+
+/// Boxes a Swift function body; retained by its Lua closure's context userdata.
+final class LuaClosureBox {
+  let name: String
+  let body: LuaFunctionBody
+
+  init(name: String, body: @escaping LuaFunctionBody) {
+    self.name = name
+    self.body = body
+  }
+}
+
+/// The C-convention entry of every Swift function: never raises, returns a status.
+func dispatchLuaClosure(_ state: OpaquePointer?, _ context: UnsafeMutableRawPointer?) -> Int32 {
+  guard let state else { return SSLUA_CALLBACK_ERROR }
+  let stack = LuaStack(L: state)
+  guard let context, let object = context.assumingMemoryBound(to: sslua_Object.self).pointee.object,
+    let host = sslua_host_context(state)
+  else {
+    stack.push("host function called after its runtime was closed")
+    return SSLUA_CALLBACK_ERROR
+  }
+  let box = Unmanaged<LuaClosureBox>.fromOpaque(object).takeUnretainedValue()
+  let runtime = Unmanaged<LuaRuntime>.fromOpaque(host).takeUnretainedValue()
+  do {
+    return Int32(try box.body(LuaCall(stack: stack, runtime: runtime, name: box.name)))
+  } catch {
+    let failure = (error as? ScriptError) ?? ScriptError(kind: .runtime, message: "\(box.name): \(error)")
+    runtime.lastCallbackError = failure
+    stack.push(failure.message)
+    return SSLUA_CALLBACK_ERROR
+  }
+}
+
+extension LuaRuntime {
+  /// Pushes a Lua function that runs `body` (through the C trampoline).
+  func pushFunction(named name: String, _ body: @escaping LuaFunctionBody) {
+    let box = Unmanaged.passRetained(LuaClosureBox(name: name, body: body) as AnyObject)
+    _ = sslua_push_object(L, 0, box.toOpaque())
+    stack.push(reference: closureMetatable)
+    lua_setmetatable(L, -2)
+    sslua_push_swift_function(L, dispatchLuaClosure)
+  }
+
+  /// A reference to a new Lua function that runs `body`.
+  ///
+  /// ```swift
+  /// let double = runtime.makeFunction("double") { call in
+  ///   call.push(.integer(try call.integer(1) * 2)); return 1
+  /// }
+  /// ```
+  public func makeFunction(_ name: String, _ body: @escaping LuaFunctionBody) -> LuaRef {
+    pushFunction(named: name, body)
+    return LuaRef(runtime: self, reference: stack.ref())
+  }
+
+  /// Makes `body` a global function of every environment created from now on (and of the
+  /// real globals in trusted mode).
+  ///
+  /// ```swift
+  /// runtime.register("now") { call in call.push(.number(Date().timeIntervalSince1970)); return 1 }
+  /// ```
+  public func register(_ name: String, _ body: @escaping LuaFunctionBody) {
+    stack.push(reference: hostGlobals)
+    stack.push(name)
+    pushFunction(named: name, body)
+    lua_rawset(L, -3)
+    stack.pop()
+    if configuration.mode == .trusted {
+      sslua_pushglobaltable(L)
+      stack.push(name)
+      pushFunction(named: name, body)
+      lua_rawset(L, -3)
+      stack.pop()
+    }
+  }
+
+  /// Makes `value` what `require(name)` returns in every script of this runtime.
+  public func preload(_ name: String, _ value: LuaRef) {
+    stack.push(reference: loadedModules)
+    stack.push(name)
+    stack.push(reference: value.reference)
+    lua_rawset(L, -3)
+    stack.pop()
+  }
+
+  func createClosureMetatable() {
+    lua_createtable(L, 0, 2)
+    stack.push("__gc")
+    sslua_pushcfunction(L, sslua_object_gc)
+    lua_rawset(L, -3)
+    stack.push("__metatable")
+    stack.push("locked")
+    lua_rawset(L, -3)
+    closureMetatable = stack.ref()
+  }
+}

@@ -1,0 +1,278 @@
+import CLua
+import CLuaShim
+import Foundation
+
+/// One Lua 5.4 state with its sandbox, limits and bridges: the host for scripts.
+///
+/// A runtime is confined to the actor or thread that created it (it is not `Sendable`). Scripts
+/// load as text only, each into its own sandboxed environment, and every call into Lua is
+/// protected, bounded by the instruction budget, and reported as a ``ScriptError``:
+///
+/// ```swift
+/// let runtime = try LuaRuntime()
+/// let results = try runtime.evaluate("return 1 + 2", chunkName: "sum.lua")   // [.integer(3)]
+/// let square = try runtime.evaluate("return function(x) return x * x end")[0]
+/// ```
+///
+/// Lua errors never cross a Swift frame: Lua calls Swift through a C trampoline that raises the
+/// error after the Swift function has returned, and Swift calls Lua only under `lua_pcall`.
+public final class LuaRuntime {
+  let handle: LuaStateHandle
+  /// The raw state, for the bridge files of this module.
+  var L: OpaquePointer { handle.pointer }
+  var stack: LuaStack { LuaStack(L: handle.pointer) }
+
+  /// The configuration the runtime was made with (limits can change later).
+  public let configuration: Configuration
+
+  /// Where `print` writes (default: standard output).
+  public var output: (String) -> Void = { print($0) }
+
+  var closureMetatable: Int32 = 0
+  var environmentFactory: Int32 = 0
+  var hostGlobals: Int32 = 0
+  var loadedModules: Int32 = 0
+  var objectTypes: [ObjectIdentifier: (type: LuaObjectTypeBase, tag: UInt32, metatable: Int32)] = [:]
+  var nextObjectTag: UInt32 = 1
+  /// Registry references of each plan's key list; the plan is kept so its identifier stays unique.
+  var internedKeys: [ObjectIdentifier: (plan: AnyObject, reference: Int32)] = [:]
+  /// The error a Swift callback reported last, to classify the Lua error it becomes.
+  var lastCallbackError: ScriptError?
+  /// Folders `require` searches: the configured roots, then those added later.
+  public private(set) var scriptRoots: [String]
+
+  /// Creates a runtime.
+  ///
+  /// - Parameter configuration: limits, mode and script roots.
+  /// - Throws: ``ScriptError`` if the state cannot be created or the sandbox cannot be built.
+  public init(configuration: Configuration = Configuration()) throws(ScriptError) {
+    guard let handle = LuaStateHandle(memoryLimit: configuration.limits.memoryLimit ?? 0) else {
+      throw ScriptError(kind: .memory, message: "cannot create a Lua state")
+    }
+    self.handle = handle
+    self.configuration = configuration
+    self.scriptRoots = configuration.scriptRoots
+    sslua_set_budget(L, Int64(configuration.limits.instructionBudget ?? 0))
+    sslua_set_host_context(L, Unmanaged.passUnretained(self).toOpaque())
+    luaL_openlibs(L)
+    createClosureMetatable()
+    try installEnvironmentFactory()
+  }
+
+  deinit {
+    sslua_set_host_context(handle.pointer, nil)
+  }
+
+  // MARK: - Limits
+
+  /// The current memory cap in bytes (`nil`: none). Applies while Lua code runs.
+  public var memoryLimit: Int? {
+    get {
+      let limit = sslua_memory_limit(L)
+      return limit == 0 ? nil : Int(limit)
+    }
+    set { sslua_set_memory_limit(L, newValue.map { max(1, $0) } ?? 0) }
+  }
+
+  /// The instruction budget of one entry into Lua (`nil`: unlimited).
+  public var instructionBudget: Int? {
+    get {
+      let budget = sslua_budget(L)
+      return budget == 0 ? nil : Int(budget)
+    }
+    set { sslua_set_budget(L, Int64(newValue.map { max(1, $0) } ?? 0)) }
+  }
+
+  /// Bytes the state currently uses.
+  public var memoryUsed: Int { Int(sslua_memory_used(L)) }
+
+  /// Runs a full garbage collection (releases unreferenced Swift objects held by userdata).
+  public func collectGarbage() {
+    sslua_gc_collect(L)
+  }
+
+  /// Lets `require` find modules under `path` too (e.g. a screen's own folder).
+  public func addScriptRoot(_ path: String) {
+    if !scriptRoots.contains(path) { scriptRoots.append(path) }
+  }
+
+  // MARK: - Loading
+
+  /// Compiles `source` (text only) into a function whose environment is a fresh sandbox.
+  ///
+  /// - Parameters:
+  ///   - source: Lua source text.
+  ///   - chunkName: the name errors show (`counter.lua` makes `counter.lua:12: …`).
+  ///   - environment: the environment to run in; `nil` makes a fresh one (the real globals in
+  ///     trusted mode).
+  /// - Throws: ``ScriptError`` of kind ``ScriptError/Kind/syntax`` with the line.
+  public func load(_ source: String, chunkName: String = "chunk", environment: LuaRef? = nil) throws(ScriptError) -> LuaRef {
+    let base = stack.top
+    defer { lua_settop(L, base) }
+    var text = source
+    let status = text.withUTF8 { bytes in
+      ("@" + chunkName).withCString { name in
+        sslua_loadtext(L, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, bytes.count, name)
+      }
+    }
+    guard status == LUA_OK else {
+      throw error(status: status, kind: status == LUA_ERRSYNTAX ? .syntax : nil)
+    }
+    try setEnvironment(ofFunctionOnTop: environment)
+    return LuaRef(runtime: self, reference: stack.ref())
+  }
+
+  /// Reads and compiles the file at `path` (see ``load(_:chunkName:environment:)``).
+  ///
+  /// The chunk name is `path` as given, so errors read `path:line: …`.
+  public func loadFile(_ path: String, environment: LuaRef? = nil) throws(ScriptError) -> LuaRef {
+    let source: String
+    do {
+      source = try String(contentsOfFile: path, encoding: .utf8)
+    } catch {
+      throw ScriptError(kind: .runtime, message: "cannot read '\(path)': \(error.localizedDescription)", chunk: path)
+    }
+    return try load(source, chunkName: path, environment: environment)
+  }
+
+  /// Compiles and runs `source`, returning its results.
+  @discardableResult
+  public func evaluate(_ source: String, chunkName: String = "chunk", context: String? = nil) throws(ScriptError)
+    -> [LuaValue]
+  {
+    try call(load(source, chunkName: chunkName), context: context)
+  }
+
+  // MARK: - Calling
+
+  /// Calls a Lua function with data arguments, returning its results as data.
+  ///
+  /// - Parameters:
+  ///   - function: a reference to a Lua function.
+  ///   - arguments: pushed in order.
+  ///   - context: a label for errors (`"configure (view 'count')"`).
+  /// - Throws: ``ScriptError`` on any error in Lua, or if a result is not data.
+  @discardableResult
+  public func call(_ function: LuaRef, with arguments: [LuaValue] = [], context: String? = nil) throws(ScriptError)
+    -> [LuaValue]
+  {
+    try call(function, context: context, pushArguments: { stack in
+      arguments.forEach(stack.push)
+      return Int32(arguments.count)
+    }) { stack, count throws(LuaBridgeError) in
+      var results: [LuaValue] = []
+      for offset in 0..<count {
+        results.append(try stack.value(at: stack.top - count + 1 + offset, path: LuaPath(root: "result #\(offset + 1)")))
+      }
+      return results
+    }
+  }
+
+  /// Calls a Lua function with a custom argument push and result read (the fast path).
+  ///
+  /// `pushArguments` pushes the arguments and returns how many; `readResults` reads the
+  /// `count` results on top. The stack is restored afterwards, and its balance asserted in debug
+  /// builds.
+  func call<Result>(
+    _ function: LuaRef, context: String?, pushArguments: (LuaStack) -> Int32,
+    readResults: (LuaStack, Int32) throws(LuaBridgeError) -> Result
+  ) throws(ScriptError) -> Result {
+    let base = stack.top
+    defer {
+      lua_settop(L, base)
+      assert(stack.top == base, "Lua stack unbalanced after a call")
+    }
+    stack.push(reference: function.reference)
+    let count = pushArguments(stack)
+    try protectedCall(arguments: count, results: LUA_MULTRET, context: context)
+    let resultCount = stack.top - base
+    do {
+      return try readResults(stack, resultCount)
+    } catch {
+      throw error.scriptError.inContext(context)
+    }
+  }
+
+  /// Calls the function below `arguments` values under `sslua_pcall`; throws on error.
+  func protectedCall(arguments: Int32, results: Int32, context: String?) throws(ScriptError) {
+    let status = sslua_pcall(L, arguments, results)
+    if status != LUA_OK {
+      let failure = error(status: status, kind: nil)
+      pop(1)
+      throw failure.inContext(context)
+    }
+  }
+
+  private func pop(_ count: Int32) { sslua_pop(L, count) }
+
+  /// Builds a ``ScriptError`` from the error value on top (not popped).
+  func error(status: Int32, kind: ScriptError.Kind?) -> ScriptError {
+    let message = stack.string(at: -1) ?? "(error object is a \(stack.typeName(at: -1)) value)"
+    let resolved: ScriptError.Kind
+    if let kind {
+      resolved = kind
+    } else if sslua_budget_tripped(L) != 0 {
+      resolved = .budgetExceeded
+    } else if status == LUA_ERRMEM || message.hasPrefix("not enough memory") {
+      resolved = .memory
+    } else if message.contains("stack overflow") {
+      resolved = .stackOverflow
+    } else if message.contains(LuaSandbox.violationMarker) {
+      resolved = .sandboxViolation
+    } else if let callback = lastCallbackError, message.contains(callback.message) {
+      resolved = callback.kind
+    } else {
+      resolved = .runtime
+    }
+    lastCallbackError = nil
+    return ScriptError(parsing: message, kind: resolved)
+  }
+}
+
+extension LuaRuntime {
+  /// Limits and mode of a runtime.
+  ///
+  /// ```swift
+  /// var configuration = LuaRuntime.Configuration()
+  /// configuration.limits.instructionBudget = 1_000_000
+  /// configuration.scriptRoots = ["examples/counter"]
+  /// ```
+  public struct Configuration: Sendable {
+    /// Memory and instruction limits.
+    public var limits: Limits
+    /// Sandboxed (the default) or trusted.
+    public var mode: Mode
+    /// Folders `require` may load modules from (sandboxed mode).
+    public var scriptRoots: [String]
+
+    /// Creates a configuration (sandboxed, default limits, no script roots).
+    public init(limits: Limits = Limits(), mode: Mode = .sandboxed, scriptRoots: [String] = []) {
+      self.limits = limits
+      self.mode = mode
+      self.scriptRoots = scriptRoots
+    }
+  }
+
+  /// Resource limits; `nil` disables one.
+  public struct Limits: Sendable, Equatable {
+    /// Bytes the state may use while Lua code runs (default 64 MiB).
+    public var memoryLimit: Int?
+    /// VM instructions one entry into Lua may run (default 100 million).
+    public var instructionBudget: Int?
+
+    /// Creates limits.
+    public init(memoryLimit: Int? = 64 << 20, instructionBudget: Int? = 100_000_000) {
+      self.memoryLimit = memoryLimit
+      self.instructionBudget = instructionBudget
+    }
+  }
+
+  /// What scripts can reach.
+  public enum Mode: Sendable, Equatable {
+    /// Each script gets an allow-listed environment: no `io`, `debug`, `package`, `os.execute`,
+    /// binary chunks or `string.dump`; `require` only under the script roots. The default.
+    case sandboxed
+    /// Scripts see the full standard libraries. For tooling you trust; never the default.
+    case trusted
+  }
+}

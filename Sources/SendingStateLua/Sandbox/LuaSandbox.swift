@@ -1,0 +1,261 @@
+import CLua
+import CLuaShim
+import Foundation
+
+/// The sandbox's rules and its environment factory.
+///
+/// Each script runs in its own environment built from an allow-list:
+/// - base functions without `dofile`, `loadfile`, `load` with a caller-chosen environment or a
+///   binary mode, and `collectgarbage` beyond `"count"`;
+/// - copies of `string` (no `dump`), `table`, `math`, `utf8`, `coroutine` (new coroutines inherit
+///   the instruction budget);
+/// - `os.clock`, `os.time`, `os.date` only;
+/// - `print`, which writes to ``LuaRuntime/output``;
+/// - `require`, which finds Lua modules only under the runtime's script roots.
+///
+/// The shared string metatable is protected, so scripts cannot reach or change the string
+/// methods other scripts use. Touching something forbidden raises an error whose message starts
+/// with ``violationMarker``, reported as ``ScriptError/Kind/sandboxViolation``:
+///
+/// ```text
+/// main.lua:3: sandbox violation: 'io' is not available to scripts
+/// ```
+enum LuaSandbox {
+  /// The prefix of every sandbox-violation message.
+  static let violationMarker = "sandbox violation: "
+
+  /// Builds `newenv()`; receives the real globals, the host globals, the module cache and the
+  /// host primitives.
+  static let prelude = #"""
+    local G, hostGlobals, loaded, prims = ...
+    local violation = prims.marker
+    local pairs, select, setmetatable, tostring, type, error = G.pairs, G.select, G.setmetatable, G.tostring, G.type, G.error
+    local concat, pack, unpack = G.table.concat, G.table.pack, G.table.unpack
+    local realload, gcollect, coresume = G.load, G.collectgarbage, G.coroutine.resume
+    local write, find, cocreate = prims.write, prims.find, prims.cocreate
+
+    local function copy(source, skip)
+      local result = {}
+      for key, value in pairs(source) do
+        if not (skip and skip[key]) then result[key] = value end
+      end
+      return result
+    end
+
+    local function guarded(t, names, prefix)
+      return setmetatable(t, {
+        __index = function(_, key)
+          if names[key] then
+            error(violation .. prefix .. tostring(key) .. " is not available to scripts", 2)
+          end
+        end,
+        __metatable = false,
+      })
+    end
+
+    local baseNames = { "assert", "error", "ipairs", "next", "pairs", "pcall", "rawequal", "rawget",
+      "rawlen", "rawset", "select", "setmetatable", "getmetatable", "tonumber", "tostring", "type", "xpcall" }
+    local forbiddenGlobals = { io = true, debug = true, dofile = true, loadfile = true, package = true,
+      loadstring = true, module = true, setfenv = true, getfenv = true, newproxy = true }
+    local forbiddenOs = { execute = true, exit = true, getenv = true, remove = true, rename = true,
+      tmpname = true, setlocale = true }
+    local forbiddenString = { dump = true }
+
+    -- Strings share one metatable: give it methods without dump, and hide it.
+    local stringMeta = G.getmetatable("")
+    stringMeta.__index = copy(G.string, forbiddenString)
+    stringMeta.__metatable = false
+
+    local function wrap(f)
+      local co = cocreate(f)
+      return function(...)
+        local results = pack(coresume(co, ...))
+        if results[1] then return unpack(results, 2, results.n) end
+        error(results[2], 2)
+      end
+    end
+
+    return function()
+      local env = {}
+      for i = 1, #baseNames do env[baseNames[i]] = G[baseNames[i]] end
+      env._VERSION = G._VERSION
+      env.string = guarded(copy(G.string, forbiddenString), forbiddenString, "string.")
+      env.table = copy(G.table)
+      env.math = copy(G.math)
+      env.utf8 = copy(G.utf8)
+      local co = copy(G.coroutine)
+      co.create, co.wrap = cocreate, wrap
+      env.coroutine = co
+      env.os = guarded({ clock = G.os.clock, time = G.os.time, date = G.os.date }, forbiddenOs, "os.")
+      env.print = function(...)
+        local n = select("#", ...)
+        local parts = { ... }
+        for i = 1, n do parts[i] = tostring(parts[i]) end
+        write(concat(parts, "\t", 1, n))
+      end
+      env.collectgarbage = function(option)
+        if option == nil or option == "count" then return gcollect("count") end
+        error(violation .. "collectgarbage('" .. tostring(option) .. "') is not available to scripts (only 'count' is)", 2)
+      end
+      env.load = function(chunk, name, mode, custom)
+        if custom ~= nil then
+          error(violation .. "load with a caller-chosen environment is not available to scripts", 2)
+        end
+        if mode ~= nil and mode ~= "t" then
+          error(violation .. "binary chunks are not available to scripts (load mode must be 't')", 2)
+        end
+        return realload(chunk, name, "t", env)
+      end
+      env.require = function(name)
+        if type(name) ~= "string" then
+          error("bad argument #1 to 'require' (string expected, got " .. type(name) .. ")", 2)
+        end
+        local cached = loaded[name]
+        if cached ~= nil then return cached end
+        local chunk, where, level = find(name)
+        if not chunk then error(where, level) end
+        local result = chunk(name, where)
+        if result == nil then result = true end
+        loaded[name] = result
+        return result
+      end
+      for key, value in pairs(hostGlobals) do env[key] = value end
+      env._G = env
+      return setmetatable(env, {
+        __index = function(_, key)
+          if forbiddenGlobals[key] then
+            error(violation .. "'" .. tostring(key) .. "' is not available to scripts", 2)
+          end
+        end,
+        __metatable = false,
+      })
+    end
+    """#
+}
+
+extension LuaRuntime {
+  func installEnvironmentFactory() throws(ScriptError) {
+    lua_createtable(L, 0, 0)
+    hostGlobals = stack.ref()
+    lua_createtable(L, 0, 0)
+    loadedModules = stack.ref()
+    guard configuration.mode == .sandboxed else {
+      // Trusted: scripts share the real globals; preloaded modules go to package.loaded.
+      stack.push(reference: loadedModules)
+      sslua_pushglobaltable(L)
+      stack.push("package")
+      lua_rawget(L, -2)
+      stack.push("loaded")
+      lua_rawget(L, -2)
+      lua_rotate(L, -4, 1)  // loaded table below the rest
+      sslua_pop(L, 3)
+      stack.unref(loadedModules)
+      loadedModules = stack.ref()
+      return
+    }
+    let base = stack.top
+    defer { lua_settop(L, base) }
+    var source = LuaSandbox.prelude
+    let status = source.withUTF8 { bytes in
+      sslua_loadtext(L, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, bytes.count, "=sandbox")
+    }
+    guard status == LUA_OK else { throw error(status: status, kind: .syntax) }
+    sslua_pushglobaltable(L)
+    stack.push(reference: hostGlobals)
+    stack.push(reference: loadedModules)
+    lua_createtable(L, 0, 4)
+    stack.push("marker")
+    stack.push(LuaSandbox.violationMarker)
+    lua_rawset(L, -3)
+    stack.push("write")
+    pushFunction(named: "print") { call in
+      call.runtime.output(try call.string(1))
+      return 0
+    }
+    lua_rawset(L, -3)
+    stack.push("find")
+    pushFunction(named: "require") { call in
+      try call.runtime.findModule(call)
+    }
+    lua_rawset(L, -3)
+    stack.push("cocreate")
+    sslua_pushcfunction(L, sslua_coroutine_create)
+    lua_rawset(L, -3)
+    try protectedCall(arguments: 4, results: 1, context: "building the sandbox")
+    environmentFactory = stack.ref()
+  }
+
+  /// A fresh environment: a sandbox (sandboxed mode) or the real globals (trusted mode).
+  ///
+  /// Share one between chunks to let them see each other's globals.
+  public func newEnvironment() throws(ScriptError) -> LuaRef {
+    try pushEnvironment(nil)
+    return LuaRef(runtime: self, reference: stack.ref())
+  }
+
+  func pushEnvironment(_ environment: LuaRef?) throws(ScriptError) {
+    if let environment {
+      stack.push(reference: environment.reference)
+    } else if configuration.mode == .trusted {
+      sslua_pushglobaltable(L)
+    } else {
+      stack.push(reference: environmentFactory)
+      try protectedCall(arguments: 0, results: 1, context: "creating a sandbox")
+    }
+  }
+
+  /// Sets upvalue 1 (`_ENV`) of the chunk on top.
+  func setEnvironment(ofFunctionOnTop environment: LuaRef?) throws(ScriptError) {
+    try pushEnvironment(environment)
+    if lua_setupvalue(L, -2, 1) == nil { stack.pop() }
+  }
+
+  /// `find(name)` for `require`: pushes the loaded chunk and its path, or nil, a message and
+  /// the error level for the Lua side to raise.
+  func findModule(_ call: LuaCall) throws -> Int {
+    let name = try call.string(1)
+    func fail(_ message: String, level: Int64 = 2, kind: ScriptError.Kind = .runtime) -> Int {
+      lastCallbackError = ScriptError(kind: kind, message: message)
+      call.push(.nil)
+      call.push(message)
+      call.push(.integer(level))
+      return 3
+    }
+    let allowed = name.unicodeScalars.allSatisfy {
+      CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "." || $0 == "-"
+    }
+    guard allowed, !name.isEmpty, !name.hasPrefix("."), !name.hasSuffix("."), !name.contains("..") else {
+      return fail(
+        LuaSandbox.violationMarker + "module name '\(name)' is not allowed (use dotted names like 'ui.card')",
+        kind: .sandboxViolation)
+    }
+    let relative = name.replacingOccurrences(of: ".", with: "/")
+    var searched: [String] = []
+    for root in scriptRoots {
+      let rootURL = URL(fileURLWithPath: root).standardizedFileURL.resolvingSymlinksInPath()
+      for candidate in [relative + ".lua", relative + "/init.lua"] {
+        let path = (root as NSString).appendingPathComponent(candidate)
+        searched.append(path)
+        guard FileManager.default.fileExists(atPath: path) else { continue }
+        let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
+        guard resolved.path.hasPrefix(rootURL.path + "/") else {
+          return fail(
+            LuaSandbox.violationMarker + "module '\(name)' resolves outside the script roots (\(resolved.path))",
+            kind: .sandboxViolation)
+        }
+        do {
+          let chunk = try loadFile(path)
+          call.push(chunk)
+          call.push(path)
+          return 2
+        } catch {
+          return fail(error.description, level: 0, kind: error.kind)
+        }
+      }
+    }
+    if scriptRoots.isEmpty {
+      return fail("module '\(name)' not found: no script roots are declared (see LuaRuntime.Configuration.scriptRoots)")
+    }
+    return fail("module '\(name)' not found; searched:\n\t" + searched.joined(separator: "\n\t"))
+  }
+}

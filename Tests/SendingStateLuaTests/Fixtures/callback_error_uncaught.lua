@@ -1,0 +1,3 @@
+-- Calls a Swift function that fails; the error is not caught.
+local value = 1
+return explode(value)

@@ -1,0 +1,6 @@
+-- Grows a table until the memory cap stops it.
+local t = {}
+for i = 1, 1e9 do
+  t[i] = string.rep("x", 1024) .. i
+end
+return #t

@@ -1,0 +1,2 @@
+-- Sandbox rule: 'debug' is not available.
+return debug

@@ -1,0 +1,2 @@
+-- Sandbox rule: 'dofile' is not available.
+return dofile

@@ -1,0 +1,2 @@
+-- Sandbox rule: 'io' is not available.
+return io

@@ -1,0 +1,2 @@
+-- Sandbox rule: 'loadfile' is not available.
+return loadfile

@@ -1,0 +1,2 @@
+-- Sandbox rule: 'package' is not available.
+return package

@@ -1,0 +1,90 @@
+import CLua
+import Foundation
+import Testing
+
+@testable import SendingStateLua
+
+@Suite("Runtime: loading, calling, references, balance")
+struct LuaRuntimeTests {
+  @Test("evaluates text chunks and calls referenced functions with data arguments")
+  func evaluateAndCall() throws {
+    let runtime = try LuaRuntime()
+    #expect(try runtime.evaluate("return 1 + 2, 'x', nil, true") == [3, "x", nil, true])
+    let function = try runtime.load("return function(a, b) return a .. b, #a end")
+    let made = try #require(try runtime.call(function).first)
+    #expect(made == .opaque("function"))
+    let concat = try runtime.load("local a, b = ...; return a .. b")
+    #expect(try runtime.call(concat, with: ["ab", "cd"]) == ["abcd"])
+    #expect(runtime.stack.top == 0)
+  }
+
+  @Test("binary chunks are refused: text mode only")
+  func textOnly() throws {
+    let trusted = try LuaRuntime(configuration: .init(mode: .trusted))
+    let bytecode = try trusted.evaluate("return string.dump(function() return 1 end)")[0]
+    guard case .string(let binary) = bytecode else {
+      Issue.record("no bytecode")
+      return
+    }
+    #expect(throws: ScriptError.self) { try trusted.load(binary, chunkName: "binary") }
+    do {
+      _ = try trusted.load(binary, chunkName: "binary")
+    } catch {
+      #expect(error.kind == .syntax)
+      #expect(error.message.contains("binary chunk"))
+    }
+  }
+
+  @Test("Swift functions: arguments, results, and errors that name the function")
+  func swiftFunctions() throws {
+    let runtime = try LuaRuntime()
+    runtime.register("add") { call in
+      call.push(.integer(try call.integer(1) + call.integer(2)))
+      return 1
+    }
+    #expect(try runtime.evaluate("return add(2, 40)") == [42])
+    do {
+      try runtime.evaluate("\nreturn add('x', 1)", chunkName: "args.lua")
+      Issue.record("expected a type mismatch")
+    } catch {
+      #expect(error.kind == .typeMismatch)
+      #expect(error.chunk == "args.lua" && error.line == 2)
+      #expect(error.message == "bad argument #1 to 'add' (integer expected, got string)")
+    }
+    #expect(runtime.stack.top == 0)
+  }
+
+  @Test("references keep values alive and release their registry slot on deinit")
+  func referencesRelease() throws {
+    let runtime = try LuaRuntime()
+    // luaL_unref turns a slot into a free-list integer, so count the function slots.
+    let countRefs = try runtime.load(
+      "local n = 0; for _, v in pairs(...) do if type(v) == 'function' then n = n + 1 end end; return n")
+    func registrySize() throws -> Int64 {
+      runtime.stack.push(reference: countRefs.reference)
+      lua_pushvalue(runtime.L, SSLUA_REGISTRYINDEX)
+      try runtime.protectedCall(arguments: 1, results: 1, context: nil)
+      defer { runtime.stack.pop() }
+      return lua_tointegerx(runtime.L, -1, nil)
+    }
+    let before = try registrySize()
+    var refs: [LuaRef] = (0..<50).map { _ in runtime.makeFunction("f") { _ in 0 } }
+    #expect(try registrySize() == before + 50)
+    refs.removeAll()
+    #expect(try registrySize() == before)
+  }
+
+  @Test("table fields are read and written raw through references")
+  func referenceFields() throws {
+    let runtime = try LuaRuntime()
+    let table = try runtime.load("return { name = 'x', nested = { 1, 2 } }")
+    let value = try #require(try runtime.call(table).first)
+    #expect(value["name"] == "x")
+    #expect(value["nested"][2] == 2)
+    let env = try runtime.newEnvironment()
+    env.setField("answer", to: 42)
+    #expect(try runtime.call(runtime.load("return answer", environment: env)) == [42])
+    #expect(env.field("answer")?.typeName == "number")
+    #expect(env.field("missing") == nil)
+  }
+}
