@@ -83,6 +83,9 @@ public struct LuaField<Root> {
 /// Collects the fields of a plan.
 @resultBuilder
 public enum LuaFieldBuilder<Root> {
+  /// One field (gives each field its root type from the plan).
+  public static func buildExpression(_ field: LuaField<Root>) -> LuaField<Root> { field }
+
   /// The fields, in order.
   public static func buildBlock(_ fields: LuaField<Root>...) -> [LuaField<Root>] { fields }
 }

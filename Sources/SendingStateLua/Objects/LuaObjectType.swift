@@ -22,8 +22,9 @@ public class LuaObjectTypeBase {
 /// Exposes a Swift class to Lua as userdata with typed properties.
 ///
 /// The userdata retains the object; `__gc` releases it exactly once (so does closing the
-/// runtime). Declare every property before the type is first registered or used; one type can
-/// serve several runtimes. Property access is dispatched by an integer id from a per-type key table and a type
+/// runtime). Declare every property before the type is first registered or used — from then on
+/// it is read-only, which is what makes sharing it (for example as a `static let`) safe. One type
+/// can serve several runtimes. Property access is dispatched by an integer id from a per-type key table and a type
 /// tag stored in the userdata block — no registry lookup by name per call. An unknown property,
 /// a read-only one, or a value of the wrong type is an error naming the type and the property:
 ///
@@ -34,7 +35,7 @@ public class LuaObjectTypeBase {
 /// runtime.register(labelType)
 /// let handle = runtime.makeObject(label, as: labelType)   // label.text = "x" in Lua sets it
 /// ```
-public final class LuaObjectType<Object: AnyObject>: LuaObjectTypeBase {
+public final class LuaObjectType<Object: AnyObject>: LuaObjectTypeBase, @unchecked Sendable {
   /// Pushes one property value.
   public typealias Getter = (Object, LuaValueWriter) throws -> Void
   /// Reads a new property value and applies it.
