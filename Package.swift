@@ -49,6 +49,13 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
+    // Benchmarks (release builds only: scripts/bench.sh); not a product.
+    .executableTarget(
+      name: "SendingStateBenchmarks",
+      dependencies: ["SendingStateLua"],
+      swiftSettings: strictSettings
+    ),
+
     // Tests
     .testTarget(
       name: "SendingStateTests",

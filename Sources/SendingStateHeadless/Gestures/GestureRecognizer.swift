@@ -38,6 +38,9 @@ open class GestureRecognizer: GestureRecognizing {
   }
 
   /// Registers a callback called on each reported state.
+  ///
+  /// The recognizer keeps the closure until ``removeTarget(_:)``: capture the recognizer itself
+  /// weakly or unowned (`{ [unowned recognizer] in … }`), or it can never be released.
   @discardableResult
   public func addTarget(_ action: @escaping @MainActor () -> Void) -> ActionTargetID {
     nextTargetID += 1

@@ -1,5 +1,6 @@
 import CLua
 import CLuaShim
+import Foundation
 
 /// A model whose Lua table form is described by a typed plan: the fast path for hot models.
 ///
@@ -27,16 +28,23 @@ public protocol LuaTableRepresentable {
 /// LuaField(nested: "seller", \Product.seller)   // a LuaTableRepresentable value
 /// ```
 public struct LuaField<Root> {
-  let key: String
-  let push: (Root, LuaStackAccess) -> Void
-  let read: (inout Root, LuaStackAccess, Int32, LuaPath) throws(LuaBridgeError) -> Void
+  @usableFromInline let key: String
+  @usableFromInline let push: (Root, LuaStackAccess) -> Void
+  /// Reads the value at the index into the root; the path is the parent's (the key is appended
+  /// only when an error is reported).
+  @usableFromInline let read: (inout Root, LuaStackAccess, Int32, LuaPath) throws(LuaBridgeError) -> Void
 
   /// A scalar field (numbers, strings, booleans, optionals and lists of them).
+  ///
+  /// NB: inlinable so the closures are specialized where the key path literal is written, which
+  /// turns the key path into a direct property access (a generic key path projection costs ~500
+  /// instructions per field).
+  @inlinable
   public init<Value: LuaScalar>(_ key: String, _ keyPath: WritableKeyPath<Root, Value>) {
     self.key = key
     self.push = { root, stack in Value.push(root[keyPath: keyPath], on: stack) }
-    self.read = { (root: inout Root, stack, index, path) throws(LuaBridgeError) in
-      root[keyPath: keyPath] = try Value.read(from: stack, at: index, path: path)
+    self.read = { (root: inout Root, stack, index, parent) throws(LuaBridgeError) in
+      root[keyPath: keyPath] = try Value.read(from: stack, at: index, path: parent.appending(field: key))
     }
   }
 
@@ -44,8 +52,8 @@ public struct LuaField<Root> {
   public init<Value: LuaTableRepresentable>(nested key: String, _ keyPath: WritableKeyPath<Root, Value>) {
     self.key = key
     self.push = { root, stack in Value.luaPlan.push(root[keyPath: keyPath], on: stack.stack) }
-    self.read = { (root: inout Root, stack, index, path) throws(LuaBridgeError) in
-      try Value.luaPlan.read(into: &root[keyPath: keyPath], from: stack.stack, at: index, path: path)
+    self.read = { (root: inout Root, stack, index, parent) throws(LuaBridgeError) in
+      try Value.luaPlan.read(into: &root[keyPath: keyPath], from: stack.stack, at: index, path: parent.appending(field: key))
     }
   }
 
@@ -61,10 +69,11 @@ public struct LuaField<Root> {
         lua_rawseti(L, -2, lua_Integer(offset + 1))
       }
     }
-    self.read = { (root: inout Root, stack, index, path) throws(LuaBridgeError) in
+    self.read = { (root: inout Root, stack, index, parent) throws(LuaBridgeError) in
       let L = stack.stack.L
+      let path = parent.appending(field: key)
       guard stack.stack.type(at: index) == LUA_TTABLE else {
-        throw stack.mismatch(at: index, expected: "a list", path: path)
+        throw stack.mismatch(at: index, expected: "a list", path: { path })
       }
       let table = lua_absindex(L, index)
       var items: [Value] = []
@@ -96,26 +105,38 @@ public enum LuaFieldBuilder<Root> {
 /// the key path, so a failing field leaves the model unchanged (reads go into a copy first).
 public final class LuaTablePlan<Root>: @unchecked Sendable {
   let fields: [LuaField<Root>]
+  /// A small number unique to this plan, indexing each runtime's interned key lists.
+  let id: Int
 
   /// Creates a plan from its fields.
   public init(@LuaFieldBuilder<Root> _ fields: () -> [LuaField<Root>]) {
     self.fields = fields()
+    self.id = nextPlanID.withLock { id in
+      id += 1
+      return id
+    }
   }
 
   /// The keys, in order.
   public var keys: [String] { fields.map(\.key) }
 
   /// Pushes `value` as a new table.
+  ///
+  /// NB: plain index loops: this code runs unspecialized, where `enumerated()` and friends
+  /// instantiate generic metadata on every step.
   func push(_ value: Root, on stack: LuaStack) {
     let L = stack.L
-    lua_createtable(L, 0, Int32(fields.count))
+    let count = fields.count
+    lua_createtable(L, 0, Int32(count))
     let table = lua_gettop(L)
     let keys = pushKeys(on: stack)
     let access = LuaStackAccess(stack: stack)
-    for (offset, field) in fields.enumerated() {
-      lua_rawgeti(L, keys, lua_Integer(offset + 1))
-      field.push(value, access)
+    var index = 0
+    while index < count {
+      lua_rawgeti(L, keys, lua_Integer(index + 1))
+      fields[index].push(value, access)
       lua_rawset(L, table)
+      index += 1
     }
     sslua_pop(L, 1)  // keys
   }
@@ -124,18 +145,26 @@ public final class LuaTablePlan<Root>: @unchecked Sendable {
   func read(into value: inout Root, from stack: LuaStack, at index: Int32, path: LuaPath) throws(LuaBridgeError) {
     let L = stack.L
     guard stack.type(at: index) == LUA_TTABLE else {
-      throw LuaStackAccess(stack: stack).mismatch(at: index, expected: "table", path: path)
+      throw LuaStackAccess(stack: stack).mismatch(at: index, expected: "table", path: { path })
     }
     let table = lua_absindex(L, index)
     let keys = pushKeys(on: stack)
     defer { sslua_pop(L, 1) }
     let access = LuaStackAccess(stack: stack)
     var copy = value
-    for (offset, field) in fields.enumerated() {
-      lua_rawgeti(L, keys, lua_Integer(offset + 1))
+    let count = fields.count
+    var index = 0
+    while index < count {
+      lua_rawgeti(L, keys, lua_Integer(index + 1))
       lua_rawget(L, table)
-      defer { sslua_pop(L, 1) }
-      try field.read(&copy, access, -1, path.appending(field: field.key))
+      do {
+        try fields[index].read(&copy, access, -1, path)
+      } catch {
+        sslua_pop(L, 1)
+        throw error
+      }
+      sslua_pop(L, 1)
+      index += 1
     }
     value = copy
   }
@@ -147,15 +176,30 @@ public final class LuaTablePlan<Root>: @unchecked Sendable {
       return lua_gettop(stack.L)
     }
     let runtime = Unmanaged<LuaRuntime>.fromOpaque(host).takeUnretainedValue()
-    let identity = ObjectIdentifier(self)
-    if let interned = runtime.internedKeys[identity] {
-      stack.push(reference: interned.reference)
+    if id < runtime.internedKeys.count, runtime.internedKeys[id] != 0 {
+      stack.push(reference: runtime.internedKeys[id])
     } else {
       stack.push(LuaValue.table(LuaTable(sequence: keys.map(LuaValue.string))))
       lua_pushvalue(stack.L, -1)
-      runtime.internedKeys[identity] = (self, stack.ref())
+      if id >= runtime.internedKeys.count {
+        runtime.internedKeys += Array(repeating: 0, count: id + 1 - runtime.internedKeys.count)
+      }
+      runtime.internedKeys[id] = stack.ref()
     }
     return lua_gettop(stack.L)
+  }
+}
+
+/// Plan ids are never reused, so a runtime's interned keys can never belong to another plan.
+private let nextPlanID = LuaPlanCounter()
+
+final class LuaPlanCounter: @unchecked Sendable {
+  private var value = 0
+  private let lock = NSLock()
+  func withLock<R>(_ body: (inout Int) -> R) -> R {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&value)
   }
 }
 

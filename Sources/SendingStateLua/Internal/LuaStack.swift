@@ -6,6 +6,7 @@ import CLuaShim
 /// NB: nothing here may raise a Lua error. Reads are raw (`lua_rawget`, `lua_next` on tables we
 /// iterate without modifying keys), pushes allocate only outside the memory cap's enforcement
 /// (the cap applies while Lua code runs, not while Swift runs).
+@usableFromInline
 struct LuaStack {
   let L: OpaquePointer
 
@@ -67,11 +68,12 @@ struct LuaStack {
 
   /// The value at `index` as data, checked: no cycles, no NaN, no non-string keys, sequences 1…n.
   func value(at index: Int32, path: LuaPath, depth: Int = 0) throws(LuaBridgeError) -> LuaValue {
-    var ancestors: Set<UnsafeRawPointer> = []
+    // NB: an array, not a Set: nesting is shallow and scalars (the common case) never touch it.
+    var ancestors: [UnsafeRawPointer] = []
     return try read(at: lua_absindex(L, index), path: path, ancestors: &ancestors, depth: depth)
   }
 
-  private func read(at index: Int32, path: LuaPath, ancestors: inout Set<UnsafeRawPointer>, depth: Int)
+  private func read(at index: Int32, path: LuaPath, ancestors: inout [UnsafeRawPointer], depth: Int)
     throws(LuaBridgeError) -> LuaValue
   {
     switch lua_type(L, index) {
@@ -88,15 +90,16 @@ struct LuaStack {
     }
   }
 
-  private func readTable(at index: Int32, path: LuaPath, ancestors: inout Set<UnsafeRawPointer>, depth: Int)
+  private func readTable(at index: Int32, path: LuaPath, ancestors: inout [UnsafeRawPointer], depth: Int)
     throws(LuaBridgeError) -> LuaValue
   {
     guard depth < 100 else { throw LuaBridgeError(path: path, problem: "nesting is deeper than 100 tables") }
     guard let identity = lua_topointer(L, index) else { return .nil }
-    guard ancestors.insert(identity).inserted else {
+    guard !ancestors.contains(identity) else {
       throw LuaBridgeError(path: path, problem: "the table contains itself (a cycle)")
     }
-    defer { ancestors.remove(identity) }
+    ancestors.append(identity)
+    defer { ancestors.removeLast() }
     var numbered: [Int64: LuaValue] = [:]
     var fields: [String: LuaValue] = [:]
     let base = top

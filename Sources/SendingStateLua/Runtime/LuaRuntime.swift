@@ -34,8 +34,8 @@ public final class LuaRuntime {
   var loadedModules: Int32 = 0
   var objectTypes: [ObjectIdentifier: (type: LuaObjectTypeBase, tag: UInt32, metatable: Int32)] = [:]
   var nextObjectTag: UInt32 = 1
-  /// Registry references of each plan's key list; the plan is kept so its identifier stays unique.
-  var internedKeys: [ObjectIdentifier: (plan: AnyObject, reference: Int32)] = [:]
+  /// Registry references of each plan's key list, indexed by plan id (0: not interned yet).
+  var internedKeys: [Int32] = []
   /// The error a Swift callback reported last, to classify the Lua error it becomes.
   var lastCallbackError: ScriptError?
   /// Folders `require` searches: the configured roots, then those added later.

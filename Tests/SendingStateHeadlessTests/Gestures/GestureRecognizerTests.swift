@@ -10,7 +10,7 @@ struct GestureRecognizerTests {
   func discreteSequence() throws {
     let tap = TapGestureRecognizer()
     var seen: [GestureState] = []
-    tap.addTarget { seen.append(tap.state) }
+    tap.addTarget { [unowned tap] in seen.append(tap.state) }
     try tap.perform([.recognized])
     #expect(seen == [.recognized])
     #expect(tap.state == .possible)
@@ -20,7 +20,7 @@ struct GestureRecognizerTests {
   func continuousSequence() throws {
     let pan = PanGestureRecognizer()
     var seen: [GestureState] = []
-    pan.addTarget { seen.append(pan.state) }
+    pan.addTarget { [unowned pan] in seen.append(pan.state) }
     try pan.perform([.began, .changed, .changed, .ended])
     try pan.perform([.began, .cancelled])
     #expect(seen == [.began, .changed, .changed, .ended, .began, .cancelled])
