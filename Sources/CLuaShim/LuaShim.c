@@ -232,7 +232,8 @@ static int trampoline (lua_State *L) {
   h->enforce = saved_enforce;
   if (n >= 0) return n;
   if (lua_gettop(L) == 0) lua_pushliteral(L, "error in host function");
-  if (lua_type(L, -1) == LUA_TSTRING) {  /* add position, like luaL_error */
+  if (n == SSLUA_CALLBACK_ERROR && lua_type(L, -1) == LUA_TSTRING) {
+    /* add position, like luaL_error */
     luaL_where(L, 1);
     lua_insert(L, -2);
     lua_concat(L, 2);

@@ -24,6 +24,8 @@ struct lua_State;
 */
 typedef int (*sslua_SwiftFunction)(struct lua_State *L, void *context);
 #define SSLUA_CALLBACK_ERROR (-1)
+/* As SSLUA_CALLBACK_ERROR, for a message that already carries its position. */
+#define SSLUA_CALLBACK_ERROR_RAW (-2)
 
 /*
 ** A Swift property dispatcher for object userdata. `field` is the id the

@@ -95,6 +95,24 @@ public final class LuaObjectType<Object: AnyObject>: LuaObjectTypeBase, @uncheck
     }
   }
 
+  /// Whether the property `name` has a setter.
+  public func isWritable(_ name: String) -> Bool {
+    propertyNames.firstIndex(of: name).map { setters[$0] != nil } ?? false
+  }
+
+  /// Sets the property `name` of `object` from the value at the reader's index (builders use it).
+  func set(_ name: String, of object: Object, from reader: LuaValueReader) throws {
+    guard let index = propertyNames.firstIndex(of: name) else {
+      throw ScriptError(
+        kind: .runtime,
+        message: "\(self.name) has no property '\(name)' (properties: \(propertyNames.sorted().joined(separator: ", ")))")
+    }
+    guard let setter = setters[index] else {
+      throw ScriptError(kind: .runtime, message: "property '\(name)' of \(self.name) is read-only")
+    }
+    try setter(object, reader)
+  }
+
   override func dispatch(_ stack: LuaStack, object: UnsafeMutableRawPointer, field: Int32, isSet: Bool) throws -> Int32 {
     guard field >= 0, Int(field) < getters.count else {
       let key = stack.string(at: 2) ?? "(\(stack.typeName(at: 2)))"
@@ -158,6 +176,11 @@ public struct LuaValueWriter {
   public func push(_ value: LuaValue) { stack.push(value) }
   /// Pushes a referenced Lua value.
   public func push(_ reference: LuaRef) { stack.push(reference: reference.reference) }
+
+  /// The runtime the value goes to.
+  var runtime: LuaRuntime? {
+    sslua_host_context(stack.L).map { Unmanaged<LuaRuntime>.fromOpaque($0).takeUnretainedValue() }
+  }
 }
 
 /// Reads the value a script assigns to a property, with errors naming the property.
@@ -213,6 +236,11 @@ public struct LuaValueReader {
 
   /// Whether the value is nil.
   public var isNil: Bool { stack.type(at: index) <= LUA_TNIL }
+
+  /// The runtime the value lives in.
+  var runtime: LuaRuntime? {
+    sslua_host_context(stack.L).map { Unmanaged<LuaRuntime>.fromOpaque($0).takeUnretainedValue() }
+  }
 
   /// An error for the value not being `expected`.
   public func mismatch(_ expected: String) -> ScriptError {

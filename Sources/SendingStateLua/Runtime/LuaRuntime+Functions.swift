@@ -32,6 +32,11 @@ func dispatchLuaClosure(_ state: OpaquePointer?, _ context: UnsafeMutableRawPoin
   } catch {
     let failure = (error as? ScriptError) ?? ScriptError(kind: .runtime, message: "\(box.name): \(error)")
     runtime.lastCallbackError = failure
+    if failure.chunk != nil {
+      // A script error from a nested call: it already says where it happened.
+      stack.push(failure.description)
+      return SSLUA_CALLBACK_ERROR_RAW
+    }
     stack.push(failure.message)
     return SSLUA_CALLBACK_ERROR
   }

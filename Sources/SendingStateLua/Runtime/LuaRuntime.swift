@@ -38,6 +38,8 @@ public final class LuaRuntime {
   var internedKeys: [Int32] = []
   /// The error a Swift callback reported last, to classify the Lua error it becomes.
   var lastCallbackError: ScriptError?
+  /// The object that hosts this runtime's scripts (a screen), for bindings that need it.
+  weak var owner: AnyObject?
   /// Folders `require` searches: the configured roots, then those added later.
   public private(set) var scriptRoots: [String]
 
@@ -193,6 +195,35 @@ public final class LuaRuntime {
     }
   }
 
+  /// Calls `function` with referenced arguments, returning references to its results.
+  func callReturningReferences(_ function: LuaRef, with arguments: [LuaRef], context: String?) throws(ScriptError)
+    -> [LuaRef]
+  {
+    try call(function, context: context, pushArguments: { stack in
+      arguments.forEach { stack.push(reference: $0.reference) }
+      return Int32(arguments.count)
+    }) { stack, count throws(LuaBridgeError) in
+      var results: [LuaRef] = []
+      for offset in 0..<count {
+        lua_pushvalue(L, stack.top - count + 1 + offset)  // push + ref leaves the top unchanged
+        results.append(LuaRef(runtime: self, reference: stack.ref()))
+      }
+      return results
+    }
+  }
+
+  /// A reference to a data value pushed as a fresh table or scalar.
+  public func makeValue(_ value: LuaValue) -> LuaRef {
+    stack.push(value)
+    return LuaRef(runtime: self, reference: stack.ref())
+  }
+
+  /// A reference to the real global table (trusted helpers only).
+  func globalsReference() -> LuaRef {
+    sslua_pushglobaltable(L)
+    return LuaRef(runtime: self, reference: stack.ref())
+  }
+
   /// Calls the function below `arguments` values under `sslua_pcall`; throws on error.
   func protectedCall(arguments: Int32, results: Int32, context: String?) throws(ScriptError) {
     let status = sslua_pcall(L, arguments, results)
@@ -221,6 +252,11 @@ public final class LuaRuntime {
       resolved = .sandboxViolation
     } else if let callback = lastCallbackError, message.contains(callback.message) {
       resolved = callback.kind
+      if callback.chunk != nil {
+        // Re-raised unchanged from a nested call: keep its own position, context and traceback.
+        lastCallbackError = nil
+        return callback
+      }
     } else {
       resolved = .runtime
     }

@@ -1,0 +1,701 @@
+import CLua
+import CLuaShim
+import Foundation
+import SendingState
+import SendingStateHeadless
+
+/// A whole screen written in Lua, hosted on the typed core.
+///
+/// The script returns a table with `state`, `layout`, `configure` and optionally `name`,
+/// `schema`, `events` and `handle` (see the README for the contract). The screen's state is the
+/// core's ``BindingStore`` of ``LuaValue``; its view tree is headless views configured through
+/// the core's `configure`; its events go through the core's forwarders and handlers. The Lua
+/// screen is a thin layer on the typed core, not a second engine.
+///
+/// ```swift
+/// let screen = try LuaScreen(path: "examples/counter/counter.lua")
+/// try screen.tap("plus")
+/// screen.state["count"]            // 2
+/// print(screen.root.renderTree().text)
+/// ```
+///
+/// One-way rules, each enforced with an error that names the script's line:
+/// - `configure` gets the state read-only ("state is read-only in configure");
+/// - views are written only by `layout` and `configure`;
+/// - event callbacks get read-only state and return actions;
+/// - `handle` changes state only through `store:update(fn)` / `store:set(t)`; each new state is
+///   validated (schema, data) before it is committed, and a store update inside `configure` is
+///   an error;
+/// - actions dispatched while an action is handled are queued and handled in order (FIFO).
+///
+/// Nothing is lost on failure: `configure` is a transaction (its view writes apply only if it
+/// returns), and a commit reaches the store and its observers only after `configure` succeeded.
+@MainActor
+public final class LuaScreen {
+  /// Options for opening a screen.
+  public struct Options: Sendable {
+    /// A start state that replaces the script's `state` (validated like any new state).
+    public var state: LuaValue?
+    /// More folders `require` may load modules from (the screen's folder is always one).
+    public var scriptRoots: [String]
+    /// Runtime limits.
+    public var limits: LuaRuntime.Limits
+
+    /// Creates options.
+    public init(state: LuaValue? = nil, scriptRoots: [String] = [], limits: LuaRuntime.Limits = .init()) {
+      self.state = state
+      self.scriptRoots = scriptRoots
+      self.limits = limits
+    }
+  }
+
+  /// One `on(sender, event, fn)` registration.
+  struct EventRegistration {
+    let sender: View
+    let senderName: String
+    let event: SenderEvent
+    let eventName: String
+    let callback: LuaRef
+  }
+
+  /// What one interaction did.
+  public struct Step: Sendable, Equatable {
+    /// The actions dispatched, in order (queued ones included).
+    public var actions: [LuaValue]
+    /// The state before.
+    public var before: LuaValue
+    /// The state after.
+    public var after: LuaValue
+  }
+
+  /// The script's path.
+  public let path: String
+  /// The runtime the screen's scripts run in.
+  public let runtime: LuaRuntime
+  /// The screen's `name`, if it has one.
+  public private(set) var name: String?
+  /// The root view `layout` returned.
+  public private(set) var root: View = View()
+  /// The binder the store applies to (the root's parent).
+  public let host = LuaScreenHost()
+  /// The core store holding the screen's state.
+  public private(set) var store: BindingStore<LuaValue, LuaScreenHost>
+  /// Every action dispatched so far, in order.
+  public private(set) var actionLog: [LuaValue] = []
+  /// Warnings (problems that did not stop the screen).
+  public private(set) var warnings: [String] = []
+  /// Whether ``close()`` was called.
+  public private(set) var isClosed = false
+
+  let gate = ViewWriteGate()
+  var schema: ScreenSchema?
+  private var helpers: LuaRef!
+  private var readonlyFunction: LuaRef!
+  private var viewsFunction: LuaRef!
+  private var configureFunction: LuaRef!
+  private var handleFunction: LuaRef?
+  private var uiTable: LuaRef!
+  private var viewsTable: LuaRef!
+  private var storeProxy: LuaRef?
+  private var viewTypes: [String: LuaObjectType<View>] = [:]
+  private var viewTags: Set<UInt32> = []
+  private var viewRefs: [ObjectIdentifier: LuaRef] = [:]
+  private(set) var viewsByID: [String: View] = [:]
+  private var bindings: [ObjectIdentifier: LuaListBinding] = [:]
+  private var preparedWrites: [ViewWriteGate.Write]?
+  private var queue: [LuaValue] = []
+  private var isHandling = false
+  /// The first script error of the current interaction (callbacks cannot throw through the core).
+  private var pendingError: ScriptError?
+  private lazy var handler = LuaScreenHandler(screen: self)
+
+  /// The current state.
+  public var state: LuaValue { store.state }
+
+  /// Every view id of the screen, sorted.
+  public var ids: [String] { viewsByID.keys.sorted() }
+
+  /// Opens the screen at `path`: loads it, checks the contract, builds the layout, registers its
+  /// events and configures it with its initial state.
+  ///
+  /// - Throws: ``ScreenUsageError`` if the file cannot be read; ``ScriptError`` (with file:line)
+  ///   for any fault in the script.
+  public init(path: String, options: Options = Options()) throws {
+    guard FileManager.default.isReadableFile(atPath: path) else {
+      throw ScreenUsageError.missingFile(path)
+    }
+    self.path = path
+    let folder = (path as NSString).deletingLastPathComponent
+    runtime = try LuaRuntime(
+      configuration: .init(limits: options.limits, scriptRoots: [folder.isEmpty ? "." : folder] + options.scriptRoots))
+    store = BindingStore(state: .nil, identifier: path)
+    runtime.owner = self
+    host.screen = self
+    try installHelpers()
+    let module = try loadModule()
+    try build(from: module, options: options)
+  }
+
+  // MARK: - Loading
+
+  private func installHelpers() throws {
+    let prelude = try runtime.load(ScreenPrelude.source, chunkName: "=screen", environment: runtime.globalsReference())
+    helpers = try require2(try runtime.callReturningReferences(prelude, with: [], context: "screen helpers").first)
+    readonlyFunction = helpers.field("readonly")
+    viewsFunction = helpers.field("views")
+    runtime.preload("sendingstate", runtime.makeValue(["version": .string(LuaScreen.apiVersion)]))
+    for kind in ScreenViewTypes.kinds {
+      let type = ScreenViewTypes.objectType(for: kind)
+      viewTypes[kind] = type
+      viewTags.insert(runtime.registration(of: type).tag)
+    }
+    uiTable = runtime.makeValue(.table(LuaTable()))
+    for kind in ScreenViewTypes.kinds {
+      uiTable.setField(kind, to: runtime.makeFunction("ui.\(kind)") { [unowned self] call in
+        try MainActor.assumeIsolated { try self.buildView(kind: kind, call: call) }
+      })
+    }
+  }
+
+  /// The version of the host API scripts see as `require("sendingstate").version`.
+  public static let apiVersion = "0.1.0"
+
+  private func loadModule() throws -> LuaRef {
+    let chunk = try runtime.loadFile(path)
+    let results = try runtime.callReturningReferences(chunk, with: [], context: "loading the screen")
+    guard let module = results.first, module.typeName == "table" else {
+      throw contractError("the screen script must return a table (got \(results.first?.typeName ?? "nothing"))")
+    }
+    return module
+  }
+
+  private func contractError(_ message: String) -> ScriptError {
+    ScriptError(kind: .runtime, message: message, chunk: path)
+  }
+
+  private func requireFunction(_ module: LuaRef, _ field: String, required: Bool) throws -> LuaRef? {
+    guard let value = module.field(field) else {
+      if required { throw contractError("screen field '\(field)' must be a function (got nil)") }
+      return nil
+    }
+    guard value.typeName == "function" else {
+      throw contractError("screen field '\(field)' must be a function (got \(value.typeName))")
+    }
+    return value
+  }
+
+  private func build(from module: LuaRef, options: Options) throws {
+    if let nameRef = module.field("name") {
+      guard case .string(let text) = try nameRef.value(path: "name") else {
+        throw contractError("screen field 'name' must be a string (got \(nameRef.typeName))")
+      }
+      name = text
+    }
+    guard let stateRef = module.field("state") else {
+      throw contractError("screen field 'state' is required: the initial state table")
+    }
+    var initial: LuaValue
+    do {
+      initial = try stateRef.value(path: "state")
+    } catch {
+      throw error.scriptError.inContext("initial state")
+    }
+    guard case .table = initial else { throw contractError("screen field 'state' must be a table (got \(stateRef.typeName))") }
+    if let schemaRef = module.field("schema") {
+      do {
+        schema = try ScreenSchema(try schemaRef.value(path: "schema"))
+      } catch {
+        throw ScriptError(kind: .typeMismatch, message: error.description, chunk: path)
+      }
+    }
+    if let override = options.state { initial = override }
+    do {
+      try schema?.validate(initial)
+    } catch {
+      throw ScriptError(kind: .typeMismatch, message: error.description, chunk: path, context: "initial state")
+    }
+    let layout = try requireFunction(module, "layout", required: true)!
+    configureFunction = try requireFunction(module, "configure", required: true)
+    let events = try requireFunction(module, "events", required: false)
+    handleFunction = try requireFunction(module, "handle", required: false)
+
+    // Layout builds the tree once; writes apply directly.
+    let built = try gate.direct { try runtime.callReturningReferences(layout, with: [uiTable], context: "layout") }
+    try throwPending()
+    guard let rootRef = built.first, let rootView = view(for: rootRef) else {
+      throw contractError("layout must return a view built with ui.<kind>{…} (got \(built.first?.typeName ?? "nothing"))")
+    }
+    root = rootView
+    viewsByID = try collectIDs(in: rootView, owner: "the screen")
+    viewsTable = try makeViewsTable(viewsByID, owner: "the screen")
+    host.addSubview(rootView)
+
+    // Events declare sender → event → callback; views and state are off limits here.
+    if let events {
+      try gate.closed("views are read-only in events (declare mappings with on(); views change in configure)") {
+        let on = makeOnFunction { [unowned self] registration in self.host.registrations.append(registration) }
+        _ = try runtime.callReturningReferences(events, with: [viewsTable, on], context: "events")
+      }
+    }
+
+    store = BindingStore(state: initial, identifier: name ?? path)
+    pendingError = nil
+    store.apply(to: host)
+    try throwPending()
+    host.ss.addActionHandler(to: handler)
+  }
+
+  private func throwPending() throws {
+    if let error = pendingError {
+      pendingError = nil
+      throw error
+    }
+  }
+
+  // MARK: - Views
+
+  private func buildView(kind: String, call: LuaCall) throws -> Int {
+    guard call.typeName(1) == "table" else {
+      throw ScriptError(kind: .typeMismatch, message: "ui.\(kind) takes a table ({ id = …, properties…, children… }), got \(call.typeName(1))")
+    }
+    guard let view = ScreenViewTypes.make(kind), let type = viewTypes[kind] else {
+      throw ScriptError(kind: .runtime, message: "unknown view kind '\(kind)'")
+    }
+    let L = call.stack.L
+    var children: [Int64: View] = [:]
+    var listFunctions: [String: LuaRef] = [:]
+    lua_pushnil(L)
+    while lua_next(L, 1) != 0 {
+      defer { sslua_pop(L, 1) }
+      let valueIndex = lua_gettop(L)
+      if lua_type(L, -2) == LUA_TNUMBER {
+        let position = lua_tointegerx(L, -2, nil)
+        guard let object = sslua_to_object(L, valueIndex, 0), viewTags.contains(object.pointee.tag),
+          let pointer = object.pointee.object
+        else {
+          throw ScriptError(
+            kind: .typeMismatch, message: "ui.\(kind): child #\(position) must be a view built with ui.<kind>{…}, got \(call.typeName(Int(valueIndex)))")
+        }
+        children[position] = Unmanaged<View>.fromOpaque(pointer).takeUnretainedValue()
+        continue
+      }
+      guard let key = call.stack.string(at: -2) else {
+        throw ScriptError(kind: .typeMismatch, message: "ui.\(kind): keys are property names or child positions")
+      }
+      if key == "id" {
+        guard let id = call.stack.string(at: valueIndex) else {
+          throw ScriptError(kind: .typeMismatch, message: "ui.\(kind).id: expected string, got \(call.typeName(Int(valueIndex)))")
+        }
+        view.id = id
+      } else if kind == "list", ["row", "configure", "events"].contains(key) {
+        guard lua_type(L, valueIndex) == LUA_TFUNCTION else {
+          throw ScriptError(kind: .typeMismatch, message: "ui.list.\(key): expected function, got \(call.typeName(Int(valueIndex)))")
+        }
+        listFunctions[key] = call.reference(Int(valueIndex))
+      } else {
+        try type.set(key, of: view, from: LuaValueReader(stack: call.stack, index: valueIndex, path: LuaPath(root: "ui.\(kind).\(key)")))
+      }
+    }
+    for position in children.keys.sorted() {
+      view.addSubview(children[position]!)
+    }
+    if let list = view as? ListView {
+      guard let rowBuilder = listFunctions["row"] else {
+        throw ScriptError(kind: .runtime, message: "ui.list needs row = function(ui) … end (it builds one row)")
+      }
+      let binding = LuaListBinding(
+        list: list, rowBuilder: rowBuilder, rowConfigure: listFunctions["configure"], rowEvents: listFunctions["events"])
+      binding.screen = self
+      bindings[ObjectIdentifier(list)] = binding
+      list.dataSource = binding
+      list.register(forReuseIdentifier: "row") { [unowned self, unowned binding] in
+        self.makeRow(for: binding)
+      }
+    }
+    call.push(reference(for: view))
+    return 1
+  }
+
+  /// The userdata of `view` (one per view, so identity comparisons work in Lua).
+  func reference(for view: View) -> LuaRef {
+    if let existing = viewRefs[ObjectIdentifier(view)] { return existing }
+    let type = viewTypes[view.kind] ?? viewTypes["view"]!
+    let made = runtime.makeObject(view, as: type)
+    viewRefs[ObjectIdentifier(view)] = made
+    return made
+  }
+
+  /// The view a userdata reference holds, if it is one of this screen's views.
+  func view(for reference: LuaRef) -> View? {
+    let stack = runtime.stack
+    stack.push(reference: reference.reference)
+    defer { stack.pop() }
+    guard let object = sslua_to_object(runtime.L, -1, 0), viewTags.contains(object.pointee.tag),
+      let pointer = object.pointee.object
+    else { return nil }
+    return Unmanaged<View>.fromOpaque(pointer).takeUnretainedValue()
+  }
+
+  private func collectIDs(in root: View, owner: String) throws -> [String: View] {
+    var found: [String: View] = [:]
+    for view in root.allViews {
+      guard let id = view.id, !(view is LuaListRow) else { continue }
+      if found[id] != nil {
+        throw ScriptError(kind: .runtime, message: "duplicate view id '\(id)' in \(owner) (ids must be unique)", chunk: path)
+      }
+      found[id] = view
+    }
+    return found
+  }
+
+  private func makeViewsTable(_ views: [String: View], owner: String) throws -> LuaRef {
+    let map = runtime.makeValue(.table(LuaTable()))
+    for (id, view) in views {
+      map.setField(id, to: reference(for: view))
+    }
+    return try runtime.callReturningReferences(viewsFunction, with: [map, runtime.makeValue(.string(owner))], context: nil)[0]
+  }
+
+  // MARK: - Configure
+
+  /// The host's configurer: applies prepared writes, or runs `configure` as a transaction.
+  func runConfigure(_ state: LuaValue) {
+    if let prepared = preparedWrites {
+      preparedWrites = nil
+      prepared.forEach { $0.apply() }
+      return
+    }
+    do {
+      try configureTransaction(state).forEach { $0.apply() }
+    } catch {
+      record(error)
+    }
+  }
+
+  private func configureTransaction(_ state: LuaValue) throws -> [ViewWriteGate.Write] {
+    try gate.transaction {
+      let proxy = try readonly(state, "state is read-only in configure")
+      _ = try runtime.callReturningReferences(configureFunction, with: [viewsTable, proxy], context: "configure")
+    }
+  }
+
+  private func readonly(_ value: LuaValue, _ message: String) throws -> LuaRef {
+    try runtime.callReturningReferences(readonlyFunction, with: [runtime.makeValue(value), runtime.makeValue(.string(message))], context: nil)[0]
+  }
+
+  func record(_ error: any Error) {
+    guard pendingError == nil else { return }
+    pendingError = (error as? ScriptError) ?? ScriptError(kind: .runtime, message: "\(error)")
+  }
+
+  // MARK: - Rows
+
+  private func makeRow(for binding: LuaListBinding) -> ListRow {
+    let row = LuaListRow()
+    row.screen = self
+    row.binding = binding
+    let label = "row of '\(binding.list.id ?? "list")'"
+    do {
+      let built = try gate.direct { try runtime.callReturningReferences(binding.rowBuilder, with: [uiTable], context: label + " (row)") }
+      guard let ref = built.first, let content = view(for: ref) else {
+        throw ScriptError(kind: .runtime, message: "row must return a view built with ui.<kind>{…}", context: label)
+      }
+      row.addSubview(content)
+      row.viewsByID = try collectIDs(in: content, owner: label)
+      row.views = try makeViewsTable(row.viewsByID, owner: label)
+      if let events = binding.rowEvents, let views = row.views {
+        try gate.closed("views are read-only in events (declare mappings with on(); views change in configure)") {
+          let on = makeOnFunction { [unowned row] registration in row.registrations.append(registration) }
+          _ = try runtime.callReturningReferences(events, with: [views, on], context: label + " (events)")
+        }
+      }
+    } catch {
+      record(error)
+    }
+    row.ss.addActionHandler(to: handler)
+    return row
+  }
+
+  /// A row's configurer: the list's `configure(row, item)` as a transaction.
+  func configureRow(_ row: LuaListRow, item: LuaValue) {
+    guard let binding = row.binding, let configure = binding.rowConfigure, let views = row.views else { return }
+    let label = "configure row \((row.index ?? 0) + 1) of '\(binding.list.id ?? "list")'"
+    do {
+      try gate.transaction {
+        let proxy = try readonly(item, "the item is read-only in configure")
+        _ = try runtime.callReturningReferences(configure, with: [views, proxy], context: label)
+      }.forEach { $0.apply() }
+    } catch {
+      record(error)
+    }
+  }
+
+  // MARK: - Events
+
+  /// The `on(sender, event, fn)` function for one registration target.
+  private func makeOnFunction(_ register: @escaping (EventRegistration) -> Void) -> LuaRef {
+    runtime.makeFunction("on") { [unowned self] call in
+      try MainActor.assumeIsolated {
+        let senderRef = call.reference(1)
+        guard let sender = self.view(for: senderRef) else {
+          throw ScriptError(kind: .typeMismatch, message: "bad argument #1 to 'on' (a view expected, got \(call.typeName(1)))")
+        }
+        let (event, eventName) = try ScreenEvents.parse(try call.value(2), sender: sender)
+        guard call.isFunction(3) else {
+          throw ScriptError(kind: .typeMismatch, message: "bad argument #3 to 'on' (function expected, got \(call.typeName(3)))")
+        }
+        register(
+          EventRegistration(
+            sender: sender, senderName: sender.id ?? sender.kind, event: event, eventName: eventName, callback: call.reference(3)))
+        return 0
+      }
+    }
+  }
+
+  /// The forwarding tree of a set of registrations (state-aware: state read at event time).
+  static func forwardingTree(for registrations: [EventRegistration], screen: LuaScreen?) -> any EventForwardable {
+    SenderGroup {
+      for registration in registrations {
+        EventForwarder(registration.sender) { _, ctx in
+          switch registration.event {
+          case .control(let control):
+            ctx.control(control.value) { [weak screen] (state: LuaValue) in screen?.invoke(registration, state: state) ?? [] }
+          case .gesture(let gesture):
+            ctx.gesture(gesture) { [weak screen] (state: LuaValue) in screen?.invoke(registration, state: state) ?? [] }
+          }
+        }
+      }
+    }
+  }
+
+  /// Calls an event callback with read-only state and the sender; returns its actions.
+  private func invoke(_ registration: EventRegistration, state: LuaValue) -> [LuaValue] {
+    guard !isClosed else { return [] }
+    let context = "event '\(registration.eventName)' on '\(registration.senderName)'"
+    do {
+      return try gate.closed("views are read-only in event callbacks (return actions; views change in configure)") {
+        let proxy = try readonly(state, "state is read-only in event callbacks (return actions instead)")
+        let results = try runtime.callReturningReferences(
+          registration.callback, with: [proxy, reference(for: registration.sender)], context: context)
+        let value: LuaValue
+        do {
+          value = try results.first?.value(path: "result") ?? .nil
+        } catch let error as LuaBridgeError {
+          throw error.scriptError.inContext(context)
+        }
+        return try ScreenEvents.actions(from: value, context: context)
+      }
+    } catch {
+      record(error)
+      return []
+    }
+  }
+
+  // MARK: - Actions
+
+  /// Queues `action`; handles the queue in order unless an action is being handled already.
+  func dispatch(_ action: LuaValue) {
+    actionLog.append(action)
+    queue.append(action)
+    guard !isHandling else { return }
+    isHandling = true
+    defer { isHandling = false }
+    while !queue.isEmpty {
+      let next = queue.removeFirst()
+      do {
+        try handle(next)
+      } catch {
+        record(error)
+        queue.removeAll()
+      }
+    }
+  }
+
+  private func handle(_ action: LuaValue) throws {
+    guard let handleFunction, !isClosed else { return }
+    let type = action["type"].stringValue ?? "?"
+    try gate.closed("views are read-only in handle (change state with store:update; views follow in configure)") {
+      _ = try runtime.callReturningReferences(
+        handleFunction, with: [runtime.makeValue(action), try storeReference()], context: "handle (action '\(type)')")
+    }
+  }
+
+  private func storeReference() throws -> LuaRef {
+    if let storeProxy { return storeProxy }
+    let methods = runtime.makeValue(.table(LuaTable()))
+    methods.setField("update", to: runtime.makeFunction("update") { [unowned self] call in
+      try MainActor.assumeIsolated {
+        let index = call.isFunction(1) ? 1 : 2
+        guard call.isFunction(index) else {
+          throw ScriptError(kind: .typeMismatch, message: "store:update takes a function (state) → nil or new state, got \(call.typeName(index))")
+        }
+        let copy = self.runtime.makeValue(self.state)
+        let results = try self.runtime.callReturningReferences(call.reference(index), with: [copy], context: "store:update")
+        let updated = try (results.first.map { $0.typeName == "table" ? $0 : copy } ?? copy).value(path: "state")
+        try self.commit(updated)
+        return 0
+      }
+    })
+    methods.setField("set", to: runtime.makeFunction("set") { [unowned self] call in
+      try MainActor.assumeIsolated {
+        let index = call.count >= 2 ? 2 : 1
+        let value = try call.value(index)
+        guard value.tableValue != nil else {
+          throw ScriptError(
+            kind: .typeMismatch, message: "bad argument #\(index) to 'set' (a state table expected, got \(describe(value)))")
+        }
+        try self.commit(value)
+        return 0
+      }
+    })
+    methods.setField("dispatch", to: runtime.makeFunction("dispatch") { [unowned self] call in
+      try MainActor.assumeIsolated {
+        let value = try call.value(call.count >= 2 ? 2 : 1)
+        for action in try ScreenEvents.actions(from: value, context: nil) { self.dispatch(action) }
+        return 0
+      }
+    })
+    let getState = runtime.makeFunction("state") { [unowned self] call in
+      try MainActor.assumeIsolated {
+        call.push(try self.readonly(self.state, "store.state is read-only; change it with store:update(fn) or store:set(t)"))
+      }
+      return 1
+    }
+    let maker = try runtime.load(
+      """
+      local methods, getState = ...
+      return setmetatable({}, {
+        __index = function(_, key)
+          if key == "state" then return getState() end
+          return methods[key]
+        end,
+        __newindex = function() error("the store is read-only; change state with store:update(fn) or store:set(t)", 2) end,
+        __metatable = false,
+      })
+      """, chunkName: "=store", environment: runtime.globalsReference())
+    let proxy = try runtime.callReturningReferences(maker, with: [methods, getState], context: nil)[0]
+    storeProxy = proxy
+    return proxy
+  }
+
+  /// Validates `new` and commits it through the core; all or nothing.
+  private func commit(_ new: LuaValue) throws {
+    guard !gate.isConfiguring else {
+      throw ScriptError(kind: .runtime, message: "store updates are not allowed in configure (configure only reads state)")
+    }
+    guard !isClosed else { return }
+    do {
+      try schema?.validate(new)
+    } catch {
+      throw error.scriptError
+    }
+    let writes = try configureTransaction(new)
+    preparedWrites = writes
+    host.ss.invalidateState { (_: LuaValue) in new }
+    preparedWrites = nil
+  }
+
+  // MARK: - Driving
+
+  /// The view with `id`, or a usage error listing the ids.
+  public func view(_ id: String) throws -> View {
+    guard let view = viewsByID[id] else { throw ScreenUsageError.unknownView(id, known: ids) }
+    return view
+  }
+
+  /// Runs one interaction and reports what it did; throws the first script error it caused.
+  func step(_ interaction: () throws -> Void) throws -> Step {
+    let before = state
+    let firstAction = actionLog.count
+    pendingError = nil
+    try interaction()
+    try throwPending()
+    return Step(actions: Array(actionLog[firstAction...]), before: before, after: state)
+  }
+
+  /// Dispatches `action` to the screen's `handle` as if a sender had produced it.
+  ///
+  /// A bare string is shorthand for `{ type = s }`.
+  @discardableResult
+  public func perform(action: LuaValue) throws -> Step {
+    let actions = try ScreenEvents.actions(from: action, context: "perform")
+    return try step { actions.forEach(dispatch) }
+  }
+
+  /// Taps `id`: `touchUpInside` (a real tap) on a control, a tap gesture on another view.
+  @discardableResult
+  public func tap(_ id: String) throws -> Step { try ScreenDriver(screen: self, views: viewsByID).tap(id) }
+
+  /// Fires the event `eventName` (a control event or a gesture name) on `id`.
+  @discardableResult
+  public func send(_ id: String, _ eventName: String) throws -> Step {
+    try ScreenDriver(screen: self, views: viewsByID).send(id, eventName)
+  }
+
+  /// Sets the value of `id` as a user would (switch on/off, slider/stepper value, segment
+  /// 1-based, text field text); fires `valueChanged` only when the value changes.
+  @discardableResult
+  public func set(_ id: String, _ value: LuaValue) throws -> Step {
+    try ScreenDriver(screen: self, views: viewsByID).set(id, value)
+  }
+
+  /// Types `text` into the text field `id` (editing events).
+  @discardableResult
+  public func type(_ id: String, _ text: String) throws -> Step {
+    try ScreenDriver(screen: self, views: viewsByID).type(id, text)
+  }
+
+  /// Performs the gesture `kind` on `id` with parameters (`taps`, `touches`, `direction`, `edge`,
+  /// `duration`, `scale`, `rotation`, `x`, `y`).
+  @discardableResult
+  public func gesture(_ id: String, _ kind: String, _ parameters: [String: LuaValue] = [:]) throws -> Step {
+    try ScreenDriver(screen: self, views: viewsByID).gesture(id, kind, parameters)
+  }
+
+  /// A driver for row `index` (1-based) of the list `listID`, scrolling it into view if needed.
+  public func row(_ listID: String, _ index: Int) throws -> ScreenDriver {
+    guard let list = viewsByID[listID] as? ListView else {
+      if viewsByID[listID] != nil { throw ScreenUsageError.notAList(listID) }
+      throw ScreenUsageError.unknownView(listID, known: ids)
+    }
+    guard index >= 1, index <= list.numberOfRows else {
+      throw ScreenUsageError.rowOutOfRange(listID, index: index, count: list.numberOfRows)
+    }
+    if list.row(at: index - 1) == nil { list.simulateScroll(toRow: index - 1) }
+    guard let row = list.row(at: index - 1) as? LuaListRow else {
+      throw ScreenUsageError.rowOutOfRange(listID, index: index, count: list.numberOfRows)
+    }
+    return ScreenDriver(screen: self, views: row.viewsByID, owner: "row \(index) of '\(listID)'")
+  }
+
+  /// Stops the screen: handlers are removed and no callback of it runs again.
+  public func close() {
+    guard !isClosed else { return }
+    isClosed = true
+    host.ss.removeAllActionHandlers()
+    host.registrations.removeAll()
+    queue.removeAll()
+  }
+}
+
+/// `try #require`-like unwrapping for setup code.
+private func require2<T>(_ value: T?) throws -> T {
+  guard let value else { throw ScriptError(kind: .runtime, message: "screen helpers failed to load") }
+  return value
+}
+
+/// The screen's handler: every action goes to the FIFO queue.
+@MainActor
+final class LuaScreenHandler: @MainActor ActionHandlingProvider {
+  unowned let screen: LuaScreen
+
+  @MainActor
+  init(screen: LuaScreen) {
+    self.screen = screen
+  }
+
+  @MainActor
+  func handle(action: LuaValue) {
+    screen.dispatch(action)
+  }
+}
