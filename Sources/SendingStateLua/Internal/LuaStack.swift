@@ -94,6 +94,16 @@ struct LuaStack {
     throws(LuaBridgeError) -> LuaValue
   {
     guard depth < 100 else { throw LuaBridgeError(path: path, problem: "nesting is deeper than 100 tables") }
+    // A read-only view (screens hand these to scripts) reads as the data it shows.
+    if lua_getmetatable(L, index) != 0 {
+      push("__readonly")
+      let found = lua_rawget(L, -2) == LUA_TTABLE
+      if found {
+        defer { lua_settop(L, top - 2) }
+        return try readTable(at: top, path: path, ancestors: &ancestors, depth: depth + 1)
+      }
+      lua_settop(L, top - 2)
+    }
     guard let identity = lua_topointer(L, index) else { return .nil }
     guard !ancestors.contains(identity) else {
       throw LuaBridgeError(path: path, problem: "the table contains itself (a cycle)")

@@ -23,6 +23,7 @@ enum ScreenPrelude {
         end,
         __newindex = function() error(message, 2) end,
         __len = function() return #value end,
+        __readonly = value,  -- what the host reads when the proxy crosses back into Swift
         __pairs = function()
           return function(_, key)
             local nextKey, child = next(value, key)
