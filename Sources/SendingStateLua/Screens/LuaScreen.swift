@@ -87,19 +87,14 @@ public final class LuaScreen {
   /// Whether ``close()`` was called.
   public private(set) var isClosed = false
 
-  let gate = ViewWriteGate()
+  let bridge: LuaViewBridge
+  var gate: ViewWriteGate { bridge.gate }
   var schema: ScreenSchema?
-  private var helpers: LuaRef!
-  private var readonlyFunction: LuaRef!
-  private var viewsFunction: LuaRef!
   private var configureFunction: LuaRef!
   private var handleFunction: LuaRef?
   private var uiTable: LuaRef!
   private var viewsTable: LuaRef!
   private var storeProxy: LuaRef?
-  private var viewTypes: [String: LuaObjectType<View>] = [:]
-  private var viewTags: Set<UInt32> = []
-  private var viewRefs: [ObjectIdentifier: LuaRef] = [:]
   private(set) var viewsByID: [String: View] = [:]
   private var bindings: [ObjectIdentifier: LuaListBinding] = [:]
   private var preparedWrites: [ViewWriteGate.Write]?
@@ -129,7 +124,7 @@ public final class LuaScreen {
     runtime = try LuaRuntime(
       configuration: .init(limits: options.limits, scriptRoots: [folder.isEmpty ? "." : folder] + options.scriptRoots))
     store = BindingStore(state: .nil, identifier: path)
-    runtime.owner = self
+    bridge = try LuaViewBridge(runtime: runtime)
     host.screen = self
     try installHelpers()
     let module = try loadModule()
@@ -139,16 +134,7 @@ public final class LuaScreen {
   // MARK: - Loading
 
   private func installHelpers() throws {
-    let prelude = try runtime.load(ScreenPrelude.source, chunkName: "=screen", environment: runtime.globalsReference())
-    helpers = try require2(try runtime.callReturningReferences(prelude, with: [], context: "screen helpers").first)
-    readonlyFunction = helpers.field("readonly")
-    viewsFunction = helpers.field("views")
     runtime.preload("sendingstate", runtime.makeValue(["version": .string(LuaScreen.apiVersion)]))
-    for kind in ScreenViewTypes.kinds {
-      let type = ScreenViewTypes.objectType(for: kind)
-      viewTypes[kind] = type
-      viewTags.insert(runtime.registration(of: type).tag)
-    }
     uiTable = runtime.makeValue(.table(LuaTable()))
     for kind in ScreenViewTypes.kinds {
       uiTable.setField(kind, to: runtime.makeFunction("ui.\(kind)") { [unowned self] call in
@@ -226,8 +212,8 @@ public final class LuaScreen {
       throw contractError("layout must return a view built with ui.<kind>{…} (got \(built.first?.typeName ?? "nothing"))")
     }
     root = rootView
-    viewsByID = try collectIDs(in: rootView, owner: "the screen")
-    viewsTable = try makeViewsTable(viewsByID, owner: "the screen")
+    viewsByID = try bridge.collectIDs(in: rootView, owner: "the screen", chunk: path)
+    viewsTable = try bridge.viewsTable(viewsByID, owner: "the screen")
     host.addSubview(rootView)
 
     // Events declare sender → event → callback; views and state are off limits here.
@@ -258,7 +244,7 @@ public final class LuaScreen {
     guard call.typeName(1) == "table" else {
       throw ScriptError(kind: .typeMismatch, message: "ui.\(kind) takes a table ({ id = …, properties…, children… }), got \(call.typeName(1))")
     }
-    guard let view = ScreenViewTypes.make(kind), let type = viewTypes[kind] else {
+    guard let view = ScreenViewTypes.make(kind), let type = bridge.objectType(kind) else {
       throw ScriptError(kind: .runtime, message: "unknown view kind '\(kind)'")
     }
     let L = call.stack.L
@@ -270,13 +256,11 @@ public final class LuaScreen {
       let valueIndex = lua_gettop(L)
       if lua_type(L, -2) == LUA_TNUMBER {
         let position = lua_tointegerx(L, -2, nil)
-        guard let object = sslua_to_object(L, valueIndex, 0), viewTags.contains(object.pointee.tag),
-          let pointer = object.pointee.object
-        else {
+        guard let child = bridge.view(atStackIndex: valueIndex) else {
           throw ScriptError(
             kind: .typeMismatch, message: "ui.\(kind): child #\(position) must be a view built with ui.<kind>{…}, got \(call.typeName(Int(valueIndex)))")
         }
-        children[position] = Unmanaged<View>.fromOpaque(pointer).takeUnretainedValue()
+        children[position] = child
         continue
       }
       guard let key = call.stack.string(at: -2) else {
@@ -316,45 +300,9 @@ public final class LuaScreen {
     return 1
   }
 
-  /// The userdata of `view` (one per view, so identity comparisons work in Lua).
-  func reference(for view: View) -> LuaRef {
-    if let existing = viewRefs[ObjectIdentifier(view)] { return existing }
-    let type = viewTypes[view.kind] ?? viewTypes["view"]!
-    let made = runtime.makeObject(view, as: type)
-    viewRefs[ObjectIdentifier(view)] = made
-    return made
-  }
+  func reference(for view: View) -> LuaRef { bridge.reference(for: view) }
 
-  /// The view a userdata reference holds, if it is one of this screen's views.
-  func view(for reference: LuaRef) -> View? {
-    let stack = runtime.stack
-    stack.push(reference: reference.reference)
-    defer { stack.pop() }
-    guard let object = sslua_to_object(runtime.L, -1, 0), viewTags.contains(object.pointee.tag),
-      let pointer = object.pointee.object
-    else { return nil }
-    return Unmanaged<View>.fromOpaque(pointer).takeUnretainedValue()
-  }
-
-  private func collectIDs(in root: View, owner: String) throws -> [String: View] {
-    var found: [String: View] = [:]
-    for view in root.allViews {
-      guard let id = view.id, !(view is LuaListRow) else { continue }
-      if found[id] != nil {
-        throw ScriptError(kind: .runtime, message: "duplicate view id '\(id)' in \(owner) (ids must be unique)", chunk: path)
-      }
-      found[id] = view
-    }
-    return found
-  }
-
-  private func makeViewsTable(_ views: [String: View], owner: String) throws -> LuaRef {
-    let map = runtime.makeValue(.table(LuaTable()))
-    for (id, view) in views {
-      map.setField(id, to: reference(for: view))
-    }
-    return try runtime.callReturningReferences(viewsFunction, with: [map, runtime.makeValue(.string(owner))], context: nil)[0]
-  }
+  func view(for reference: LuaRef) -> View? { bridge.view(for: reference) }
 
   // MARK: - Configure
 
@@ -374,13 +322,14 @@ public final class LuaScreen {
 
   private func configureTransaction(_ state: LuaValue) throws -> [ViewWriteGate.Write] {
     try gate.transaction {
-      let proxy = try readonly(state, "state is read-only in configure")
-      _ = try runtime.callReturningReferences(configureFunction, with: [viewsTable, proxy], context: "configure")
+      try bridge.callWithReadOnly(configureFunction, views: viewsTable, message: "state is read-only in configure", context: "configure") {
+        $0.push(state)
+      }
     }
   }
 
   private func readonly(_ value: LuaValue, _ message: String) throws -> LuaRef {
-    try runtime.callReturningReferences(readonlyFunction, with: [runtime.makeValue(value), runtime.makeValue(.string(message))], context: nil)[0]
+    try bridge.readonly(value, message)
   }
 
   func record(_ error: any Error) {
@@ -401,8 +350,8 @@ public final class LuaScreen {
         throw ScriptError(kind: .runtime, message: "row must return a view built with ui.<kind>{…}", context: label)
       }
       row.addSubview(content)
-      row.viewsByID = try collectIDs(in: content, owner: label)
-      row.views = try makeViewsTable(row.viewsByID, owner: label)
+      row.viewsByID = try bridge.collectIDs(in: content, owner: label, chunk: path)
+      row.views = try bridge.viewsTable(row.viewsByID, owner: label)
       if let events = binding.rowEvents, let views = row.views {
         try gate.closed("views are read-only in events (declare mappings with on(); views change in configure)") {
           let on = makeOnFunction { [unowned row] registration in row.registrations.append(registration) }
@@ -422,8 +371,9 @@ public final class LuaScreen {
     let label = "configure row \((row.index ?? 0) + 1) of '\(binding.list.id ?? "list")'"
     do {
       try gate.transaction {
-        let proxy = try readonly(item, "the item is read-only in configure")
-        _ = try runtime.callReturningReferences(configure, with: [views, proxy], context: label)
+        try bridge.callWithReadOnly(configure, views: views, message: "the item is read-only in configure", context: label) {
+          $0.push(item)
+        }
       }.forEach { $0.apply() }
     } catch {
       record(error)
@@ -676,12 +626,6 @@ public final class LuaScreen {
     host.registrations.removeAll()
     queue.removeAll()
   }
-}
-
-/// `try #require`-like unwrapping for setup code.
-private func require2<T>(_ value: T?) throws -> T {
-  guard let value else { throw ScriptError(kind: .runtime, message: "screen helpers failed to load") }
-  return value
 }
 
 /// The screen's handler: every action goes to the FIFO queue.

@@ -64,6 +64,11 @@ enum ScreenPrelude {
       })
     end
 
-    return { readonly = readonly, views = views }
+    -- Calls fn(views, readonly(data, message)) in one protected call from the host.
+    local function call(fn, views, data, message)
+      return fn(views, readonly(data, message))
+    end
+
+    return { readonly = readonly, views = views, call = call }
     """#
 }

@@ -148,19 +148,19 @@ extension ScreenViewTypes {
       if property.writable {
         write = { view, reader in
           let value = try reader.value()
-          let screen = reader.runtime?.owner as? LuaScreen
+          let bridge = reader.runtime?.owner as? LuaViewBridge
           try MainActor.assumeIsolated {
             let apply = try setter(view, name, value)
-            guard let screen else { throw ScriptError(kind: .runtime, message: "views can only be written by a screen") }
-            try screen.gate.write(view, name, value, apply: apply)
+            guard let bridge else { throw ScriptError(kind: .runtime, message: "views can only be written through a view bridge") }
+            try bridge.gate.write(view, name, value, apply: apply)
           }
         }
       }
       type.property(
         name,
         get: { view, out in
-          let screen = out.runtime?.owner as? LuaScreen
-          let value = MainActor.assumeIsolated { screen?.gate.pending(view, name) ?? get(view, name) }
+          let bridge = out.runtime?.owner as? LuaViewBridge
+          let value = MainActor.assumeIsolated { bridge?.gate.pending(view, name) ?? get(view, name) }
           out.push(value)
         }, set: write)
     }
