@@ -9,7 +9,7 @@ public final class LuaListRow: ListRow, Configurable, EventForwardingProvider {
   weak var binding: LuaListBinding?
   var views: LuaRef?
   var viewsByID: [String: View] = [:]
-  var registrations: [LuaScreen.EventRegistration] = []
+  var registrations: [LuaEventRegistration] = []
 
   /// Creates an empty row (the list builds its content).
   public required init() {

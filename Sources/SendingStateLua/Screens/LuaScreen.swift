@@ -49,14 +49,7 @@ public final class LuaScreen {
     }
   }
 
-  /// One `on(sender, event, fn)` registration.
-  struct EventRegistration {
-    let sender: View
-    let senderName: String
-    let event: SenderEvent
-    let eventName: String
-    let callback: LuaRef
-  }
+  typealias EventRegistration = LuaEventRegistration
 
   /// What one interaction did.
   public struct Step: Sendable, Equatable {
@@ -382,24 +375,8 @@ public final class LuaScreen {
 
   // MARK: - Events
 
-  /// The `on(sender, event, fn)` function for one registration target.
   private func makeOnFunction(_ register: @escaping (EventRegistration) -> Void) -> LuaRef {
-    runtime.makeFunction("on") { [unowned self] call in
-      try MainActor.assumeIsolated {
-        let senderRef = call.reference(1)
-        guard let sender = self.view(for: senderRef) else {
-          throw ScriptError(kind: .typeMismatch, message: "bad argument #1 to 'on' (a view expected, got \(call.typeName(1)))")
-        }
-        let (event, eventName) = try ScreenEvents.parse(try call.value(2), sender: sender)
-        guard call.isFunction(3) else {
-          throw ScriptError(kind: .typeMismatch, message: "bad argument #3 to 'on' (function expected, got \(call.typeName(3)))")
-        }
-        register(
-          EventRegistration(
-            sender: sender, senderName: sender.id ?? sender.kind, event: event, eventName: eventName, callback: call.reference(3)))
-        return 0
-      }
-    }
+    bridge.makeOnFunction(register)
   }
 
   /// The forwarding tree of a set of registrations (state-aware: state read at event time).
@@ -472,58 +449,10 @@ public final class LuaScreen {
 
   private func storeReference() throws -> LuaRef {
     if let storeProxy { return storeProxy }
-    let methods = runtime.makeValue(.table(LuaTable()))
-    methods.setField("update", to: runtime.makeFunction("update") { [unowned self] call in
-      try MainActor.assumeIsolated {
-        let index = call.isFunction(1) ? 1 : 2
-        guard call.isFunction(index) else {
-          throw ScriptError(kind: .typeMismatch, message: "store:update takes a function (state) → nil or new state, got \(call.typeName(index))")
-        }
-        let copy = self.runtime.makeValue(self.state)
-        let results = try self.runtime.callReturningReferences(call.reference(index), with: [copy], context: "store:update")
-        let updated = try (results.first.map { $0.typeName == "table" ? $0 : copy } ?? copy).value(path: "state")
-        try self.commit(updated)
-        return 0
-      }
-    })
-    methods.setField("set", to: runtime.makeFunction("set") { [unowned self] call in
-      try MainActor.assumeIsolated {
-        let index = call.count >= 2 ? 2 : 1
-        let value = try call.value(index)
-        guard value.tableValue != nil else {
-          throw ScriptError(
-            kind: .typeMismatch, message: "bad argument #\(index) to 'set' (a state table expected, got \(describe(value)))")
-        }
-        try self.commit(value)
-        return 0
-      }
-    })
-    methods.setField("dispatch", to: runtime.makeFunction("dispatch") { [unowned self] call in
-      try MainActor.assumeIsolated {
-        let value = try call.value(call.count >= 2 ? 2 : 1)
-        for action in try ScreenEvents.actions(from: value, context: nil) { self.dispatch(action) }
-        return 0
-      }
-    })
-    let getState = runtime.makeFunction("state") { [unowned self] call in
-      try MainActor.assumeIsolated {
-        call.push(try self.readonly(self.state, "store.state is read-only; change it with store:update(fn) or store:set(t)"))
-      }
-      return 1
-    }
-    let maker = try runtime.load(
-      """
-      local methods, getState = ...
-      return setmetatable({}, {
-        __index = function(_, key)
-          if key == "state" then return getState() end
-          return methods[key]
-        end,
-        __newindex = function() error("the store is read-only; change state with store:update(fn) or store:set(t)", 2) end,
-        __metatable = false,
-      })
-      """, chunkName: "=store", environment: runtime.globalsReference())
-    let proxy = try runtime.callReturningReferences(maker, with: [methods, getState], context: nil)[0]
+    let proxy = try bridge.makeStoreProxy(
+      state: { [unowned self] in self.state },
+      commit: { [unowned self] new in try self.commit(new) },
+      dispatch: { [unowned self] action in self.dispatch(action) })
     storeProxy = proxy
     return proxy
   }

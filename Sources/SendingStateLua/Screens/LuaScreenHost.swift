@@ -9,7 +9,7 @@ import SendingStateHeadless
 @MainActor
 public final class LuaScreenHost: View, Configurable, EventForwardingProvider {
   weak var screen: LuaScreen?
-  var registrations: [LuaScreen.EventRegistration] = []
+  var registrations: [LuaEventRegistration] = []
 
   init() {
     super.init(id: nil)

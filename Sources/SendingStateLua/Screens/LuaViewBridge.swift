@@ -105,6 +105,11 @@ public final class LuaViewBridge {
     try runtime.callReturningReferences(readonlyFunction, with: [runtime.makeValue(value), runtime.makeValue(.string(message))], context: nil)[0]
   }
 
+  /// A deep read-only view of a referenced table.
+  func readonly(_ reference: LuaRef, _ message: String) throws -> LuaRef {
+    try runtime.callReturningReferences(readonlyFunction, with: [reference, runtime.makeValue(.string(message))], context: nil)[0]
+  }
+
   /// Calls `function(views, readonly(data))` with the data pushed by `push` — one protected call.
   func callWithReadOnly(
     _ function: LuaRef, views: LuaRef, message: String, context: String, push: (LuaStack) -> Void
@@ -116,5 +121,96 @@ public final class LuaViewBridge {
       stack.push(message)
       return 4
     }) { _, _ throws(LuaBridgeError) in () }
+  }
+}
+
+/// One `on(sender, event, fn)` registration made by a script.
+struct LuaEventRegistration {
+  let sender: View
+  let senderName: String
+  let event: SenderEvent
+  let eventName: String
+  let callback: LuaRef
+}
+
+extension LuaViewBridge {
+  /// The `on(sender, event, fn)` function scripts declare their mappings with.
+  func makeOnFunction(_ register: @escaping (LuaEventRegistration) -> Void) -> LuaRef {
+    runtime.makeFunction("on") { [unowned self] call in
+      try MainActor.assumeIsolated {
+        guard let sender = self.view(for: call.reference(1)) else {
+          throw ScriptError(kind: .typeMismatch, message: "bad argument #1 to 'on' (a view expected, got \(call.typeName(1)))")
+        }
+        let (event, eventName) = try ScreenEvents.parse(try call.value(2), sender: sender)
+        guard call.isFunction(3) else {
+          throw ScriptError(kind: .typeMismatch, message: "bad argument #3 to 'on' (function expected, got \(call.typeName(3)))")
+        }
+        register(
+          LuaEventRegistration(
+            sender: sender, senderName: sender.id ?? sender.kind, event: event, eventName: eventName, callback: call.reference(3)))
+        return 0
+      }
+    }
+  }
+
+  /// The `store` scripts get in `handle`: `store.state` (read-only), `store:update(fn)`,
+  /// `store:set(t)`, `store:dispatch(action)`. Commits go through `commit`, which validates.
+  func makeStoreProxy(
+    state: @escaping @MainActor () -> LuaValue, commit: @escaping @MainActor (LuaValue) throws -> Void,
+    dispatch: @escaping @MainActor (LuaValue) throws -> Void
+  ) throws -> LuaRef {
+    let methods = runtime.makeValue(.table(LuaTable()))
+    methods.setField("update", to: runtime.makeFunction("update") { [unowned self] call in
+      try MainActor.assumeIsolated {
+        let index = call.isFunction(1) ? 1 : 2
+        guard call.isFunction(index) else {
+          throw ScriptError(
+            kind: .typeMismatch, message: "store:update takes a function (state) → nil or new state, got \(call.typeName(index))")
+        }
+        let copy = self.runtime.makeValue(state())
+        let results = try self.runtime.callReturningReferences(call.reference(index), with: [copy], context: "store:update")
+        let updated = try (results.first.map { $0.typeName == "table" ? $0 : copy } ?? copy).value(path: "state")
+        try commit(updated)
+        return 0
+      }
+    })
+    methods.setField("set", to: runtime.makeFunction("set") { call in
+      try MainActor.assumeIsolated {
+        let index = call.count >= 2 ? 2 : 1
+        let value = try call.value(index)
+        guard value.tableValue != nil else {
+          throw ScriptError(
+            kind: .typeMismatch, message: "bad argument #\(index) to 'set' (a state table expected, got \(describe(value)))")
+        }
+        try commit(value)
+        return 0
+      }
+    })
+    methods.setField("dispatch", to: runtime.makeFunction("dispatch") { call in
+      try MainActor.assumeIsolated {
+        let value = try call.value(call.count >= 2 ? 2 : 1)
+        for action in try ScreenEvents.actions(from: value, context: nil) { try dispatch(action) }
+        return 0
+      }
+    })
+    let getState = runtime.makeFunction("state") { [unowned self] call in
+      try MainActor.assumeIsolated {
+        call.push(try self.readonly(state(), "store.state is read-only; change it with store:update(fn) or store:set(t)"))
+      }
+      return 1
+    }
+    let maker = try runtime.load(
+      """
+      local methods, getState = ...
+      return setmetatable({}, {
+        __index = function(_, key)
+          if key == "state" then return getState() end
+          return methods[key]
+        end,
+        __newindex = function() error("the store is read-only; change state with store:update(fn) or store:set(t)", 2) end,
+        __metatable = false,
+      })
+      """, chunkName: "=store", environment: runtime.globalsReference())
+    return try runtime.callReturningReferences(maker, with: [methods, getState], context: nil)[0]
   }
 }

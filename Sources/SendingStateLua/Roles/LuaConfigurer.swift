@@ -1,0 +1,93 @@
+import SendingState
+import SendingStateHeadless
+
+/// A configurer written in Lua for a Swift `Configurable` headless view.
+///
+/// The script returns `function(view, model)`: `view.<id>` are the view's subviews with typed
+/// properties (an unknown property or a wrong type is an error naming it) and `model` is the
+/// model, read-only. Writes are a transaction: they apply only if the script returns.
+///
+/// ```swift
+/// final class ProductCard: StackView, Configurable {
+///   static let script = try! LuaConfigurer<Product>(path: "card.lua", bridge: bridge, coding: .plan)
+///   var configurer: (ProductCard, Product) -> Void { Self.script.configurer() }
+/// }
+/// card.ss.configure(product)   // runs card.lua
+/// ```
+///
+/// ```lua
+/// -- card.lua
+/// return function(view, model)
+///   view.title.text = model.title
+///   view.price.text = string.format("%.2f", model.price)
+/// end
+/// ```
+@MainActor
+public final class LuaConfigurer<Model> {
+  /// The bridge (and runtime) the script runs in.
+  public let bridge: LuaViewBridge
+  let function: LuaRef
+  let coding: LuaModelCoding<Model>
+  let name: String
+  private var views: [ObjectIdentifier: (view: WeakView, table: LuaRef)] = [:]
+
+  /// The last error a `configurer` closure swallowed (the core's configure cannot throw).
+  public private(set) var lastError: ScriptError?
+  /// Called with every error a `configurer` closure swallowed.
+  public var onError: ((ScriptError) -> Void)?
+
+  /// Loads the script at `path`, which must return a function.
+  public init(path: String, bridge: LuaViewBridge, coding: LuaModelCoding<Model>) throws {
+    self.bridge = bridge
+    self.coding = coding
+    self.name = path
+    let results = try bridge.runtime.callReturningReferences(try bridge.runtime.loadFile(path), with: [], context: "loading \(path)")
+    guard let function = results.first, function.typeName == "function" else {
+      throw ScriptError(
+        kind: .runtime, message: "a configurer script must return function(view, model) (got \(results.first?.typeName ?? "nothing"))",
+        chunk: path)
+    }
+    self.function = function
+  }
+
+  /// Runs the script on `view` with `model`; throws its error (nothing is written then).
+  public func configure(_ view: View, with model: Model) throws {
+    let table = try viewsTable(for: view)
+    let push = try coding.prepare(model)
+    let context = "configure (\(view.id.map { "view '\($0)'" } ?? view.kind))"
+    let writes = try bridge.gate.transaction {
+      try bridge.callWithReadOnly(function, views: table, message: "the model is read-only in configure", context: context) {
+        push(LuaStackAccess(stack: $0))
+      }
+    }
+    writes.forEach { $0.apply() }
+  }
+
+  /// A `configurer` for a `Configurable` view: runs the script, recording errors in ``lastError``.
+  public func configurer<V: View>() -> (V, Model) -> Void {
+    { [weak self] view, model in
+      guard let self else { return }
+      do {
+        try self.configure(view, with: model)
+      } catch {
+        let failure = (error as? ScriptError) ?? ScriptError(kind: .runtime, message: "\(error)")
+        self.lastError = failure
+        self.onError?(failure)
+      }
+    }
+  }
+
+  private func viewsTable(for view: View) throws -> LuaRef {
+    let key = ObjectIdentifier(view)
+    if let cached = views[key], cached.view.view === view { return cached.table }
+    views = views.filter { $0.value.view.view != nil }
+    let table = try bridge.viewsTable(for: view, owner: "\(type(of: view))")
+    views[key] = (WeakView(view: view), table)
+    return table
+  }
+}
+
+/// A weak reference to a view (for per-view caches).
+struct WeakView {
+  weak var view: View?
+}
