@@ -4,8 +4,8 @@
 /// LuaConfigurer<Product>(path: "card.lua", bridge: bridge, coding: .plan)     // LuaTableRepresentable
 /// LuaConfigurer<Product>(path: "card.lua", bridge: bridge, coding: .codable)  // Encodable
 /// ```
-public struct LuaModelCoding<Model>: Sendable {
-  let prepare: @Sendable (Model) throws -> (LuaStackAccess) -> Void
+public struct LuaModelCoding<Model> {
+  let prepare: (Model) throws -> (LuaStackAccess) -> Void
 }
 
 extension LuaModelCoding where Model: LuaTableRepresentable {
