@@ -40,12 +40,21 @@ public final class LuaScreen {
     public var scriptRoots: [String]
     /// Runtime limits.
     public var limits: LuaRuntime.Limits
+    /// A server-driven payload that `ui.sections { … }` renders.
+    public var data: ServerPayload?
+    /// Swift renderers for unit types (used when the script's `units` has no entry).
+    public var swiftUnits: [String: @MainActor @Sendable (ServerUnit) -> View]
 
     /// Creates options.
-    public init(state: LuaValue? = nil, scriptRoots: [String] = [], limits: LuaRuntime.Limits = .init()) {
+    public init(
+      state: LuaValue? = nil, scriptRoots: [String] = [], limits: LuaRuntime.Limits = .init(), data: ServerPayload? = nil,
+      swiftUnits: [String: @MainActor @Sendable (ServerUnit) -> View] = [:]
+    ) {
       self.state = state
       self.scriptRoots = scriptRoots
       self.limits = limits
+      self.data = data
+      self.swiftUnits = swiftUnits
     }
   }
 
@@ -88,6 +97,9 @@ public final class LuaScreen {
   private var uiTable: LuaRef!
   private var viewsTable: LuaRef!
   private var storeProxy: LuaRef?
+  private var options = Options()
+  private var unitModules: [String: LuaRef] = [:]
+  private var unitHosts: [LuaUnitHost] = []
   private(set) var viewsByID: [String: View] = [:]
   private var bindings: [ObjectIdentifier: LuaListBinding] = [:]
   private var preparedWrites: [ViewWriteGate.Write]?
@@ -164,6 +176,18 @@ public final class LuaScreen {
   }
 
   private func build(from module: LuaRef, options: Options) throws {
+    self.options = options
+    if let units = module.field("units") {
+      guard units.typeName == "table", case .table(let table)? = try? units.value(path: "units") else {
+        throw contractError("screen field 'units' must be a table of unit modules (got \(units.typeName))")
+      }
+      for name in table.fields.keys.sorted() {
+        guard let unit = units.field(name), unit.typeName == "table", unit.field("layout")?.typeName == "function" else {
+          throw contractError("units.\(name) must be a unit module: { layout = function(ui), configure = …, events = … }")
+        }
+        unitModules[name] = unit
+      }
+    }
     if let nameRef = module.field("name") {
       guard case .string(let text) = try nameRef.value(path: "name") else {
         throw contractError("screen field 'name' must be a string (got \(nameRef.typeName))")
@@ -207,6 +231,9 @@ public final class LuaScreen {
     root = rootView
     viewsByID = try bridge.collectIDs(in: rootView, owner: "the screen", chunk: path)
     viewsTable = try bridge.viewsTable(viewsByID, owner: "the screen")
+    for unit in unitHosts {
+      for (id, view) in unit.viewsByID { viewsByID["\(unit.id ?? "unit").\(id)"] = view }
+    }
     host.addSubview(rootView)
 
     // Events declare sender → event → callback; views and state are off limits here.
@@ -237,7 +264,7 @@ public final class LuaScreen {
     guard call.typeName(1) == "table" else {
       throw ScriptError(kind: .typeMismatch, message: "ui.\(kind) takes a table ({ id = …, properties…, children… }), got \(call.typeName(1))")
     }
-    guard let view = ScreenViewTypes.make(kind), let type = bridge.objectType(kind) else {
+    guard let view = kind == "sections" ? SectionsView() : ScreenViewTypes.make(kind), let type = bridge.objectType(kind) else {
       throw ScriptError(kind: .runtime, message: "unknown view kind '\(kind)'")
     }
     let L = call.stack.L
@@ -276,6 +303,9 @@ public final class LuaScreen {
     for position in children.keys.sorted() {
       view.addSubview(children[position]!)
     }
+    if let sections = view as? SectionsView {
+      try renderSections(into: sections)
+    }
     if let list = view as? ListView {
       guard let rowBuilder = listFunctions["row"] else {
         throw ScriptError(kind: .runtime, message: "ui.list needs row = function(ui) … end (it builds one row)")
@@ -297,6 +327,57 @@ public final class LuaScreen {
 
   func view(for reference: LuaRef) -> View? { bridge.view(for: reference) }
 
+  // MARK: - Server-driven units
+
+  /// Fills `ui.sections` with the payload: one stack per section, one host per unit.
+  private func renderSections(into container: SectionsView) throws {
+    container.axis = .vertical
+    var counters: [String: Int] = [:]
+    for (sectionIndex, section) in (options.data?.sections ?? []).enumerated() {
+      let stack = StackView(id: section.sectionId ?? "section\(sectionIndex + 1)", axis: .vertical)
+      container.addSubview(stack)
+      for (unitIndex, unit) in section.serverUnits.enumerated() {
+        counters[unit.unitType, default: 0] += 1
+        let id = unit.data["id"].stringValue ?? "\(unit.unitType)\(counters[unit.unitType]!)"
+        let host = LuaUnitHost(unit: unit, id: id)
+        host.screen = self
+        let where_ = "section \(sectionIndex + 1), unit \(unitIndex + 1)"
+        if let module = unitModules[unit.unitType] {
+          try buildUnit(host, module: module)
+        } else if let render = options.swiftUnits[unit.unitType] {
+          host.addSubview(render(unit))
+        } else {
+          let known = (Array(unitModules.keys) + Array(options.swiftUnits.keys)).sorted().joined(separator: ", ")
+          host.addSubview(Label(id: "placeholder", text: "unsupported unit '\(unit.unitType)'"))
+          warnings.append("payload \(where_): unknown unit type '\(unit.unitType)' (known: \(known)); rendered a placeholder")
+        }
+        stack.addSubview(host)
+        unitHosts.append(host)
+        host.ss.configure(unit.data)
+        host.ss.addActionHandler(to: handler)
+      }
+    }
+  }
+
+  private func buildUnit(_ host: LuaUnitHost, module: LuaRef) throws {
+    let label = "unit '\(host.id ?? "")' (\(host.unit.unitType))"
+    guard let layout = module.field("layout") else { return }
+    let built = try gate.direct { try runtime.callReturningReferences(layout, with: [uiTable], context: label + " layout") }
+    guard let ref = built.first, let content = view(for: ref) else {
+      throw ScriptError(kind: .runtime, message: "a unit's layout must return a view built with ui.<kind>{…}", context: label)
+    }
+    host.addSubview(content)
+    host.viewsByID = try bridge.collectIDs(in: content, owner: label, chunk: path)
+    host.views = try bridge.viewsTable(host.viewsByID, owner: label)
+    host.configure = module.field("configure")
+    if let events = module.field("events"), let views = host.views {
+      try gate.closed("views are read-only in events (declare mappings with on(); views change in configure)") {
+        let on = makeOnFunction { [unowned host] registration in host.registrations.append(registration) }
+        _ = try runtime.callReturningReferences(events, with: [views, on], context: label + " events")
+      }
+    }
+  }
+
   // MARK: - Configure
 
   /// The host's configurer: applies prepared writes, or runs `configure` as a transaction.
@@ -317,6 +398,13 @@ public final class LuaScreen {
     try gate.transaction {
       try bridge.callWithReadOnly(configureFunction, views: viewsTable, message: "state is read-only in configure", context: "configure") {
         $0.push(state)
+      }
+      for unit in unitHosts {
+        guard let configure = unit.configure, let views = unit.views else { continue }
+        let data = try readonly(unit.unit.data, "unit data is read-only in configure")
+        let proxy = try readonly(state, "state is read-only in configure")
+        _ = try runtime.callReturningReferences(
+          configure, with: [views, data, proxy], context: "configure unit '\(unit.id ?? "")' (\(unit.unit.unitType))")
       }
     }
   }

@@ -35,7 +35,7 @@ public final class LuaViewBridge {
     viewsFunction = views
     configureWrapper = wrapper
     runtime.owner = self
-    for kind in ScreenViewTypes.kinds {
+    for kind in ScreenViewTypes.kinds + ScreenViewTypes.hostKinds {
       let type = ScreenViewTypes.objectType(for: kind)
       viewTypes[kind] = type
       viewTags.insert(runtime.registration(of: type).tag)
@@ -70,7 +70,7 @@ public final class LuaViewBridge {
     return Unmanaged<View>.fromOpaque(pointer).takeUnretainedValue()
   }
 
-  /// The views under `root` by id (rows' insides excluded); duplicates are errors.
+  /// The views under `root` by id (the insides of list rows and units excluded); duplicates are errors.
   func collectIDs(in root: View, owner: String, chunk: String? = nil) throws -> [String: View] {
     var found: [String: View] = [:]
     var pending = [root]
@@ -81,7 +81,7 @@ public final class LuaViewBridge {
         }
         found[id] = view
       }
-      if !(view is ListView) { pending.append(contentsOf: view.subviews.reversed()) }
+      if !(view is ListView || view is LuaUnitHost) { pending.append(contentsOf: view.subviews.reversed()) }
     }
     return found
   }

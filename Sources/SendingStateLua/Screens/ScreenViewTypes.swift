@@ -58,6 +58,8 @@ enum ScreenViewTypes {
       Property(name: "axis", luaType: "\"vertical\"|\"horizontal\"", doc: "The layout axis.", writable: true),
       Property(name: "spacing", luaType: "number", doc: "The gap between children.", writable: true),
     ],
+    "sections": [],
+    "unit": [],
     "list": [
       Property(name: "rows", luaType: "table[]", doc: "The items; each visible row is configured with its item.", writable: true),
       Property(name: "visibleRows", luaType: "integer", doc: "How many rows are visible at once.", writable: true),
@@ -65,7 +67,13 @@ enum ScreenViewTypes {
   ]
 
   /// Every kind, in the order `ui.<kind>` builders are documented.
-  static let kinds = ["view", "label", "image", "button", "switch", "slider", "stepper", "segmented", "textfield", "stack", "list"]
+  static let kinds = [
+    "view", "label", "image", "button", "switch", "slider", "stepper", "segmented", "textfield", "stack", "list",
+    "sections",
+  ]
+
+  /// Kinds that exist as views but have no `ui.<kind>` builder.
+  static let hostKinds = ["unit"]
 
   /// The properties of `kind`, shared ones first.
   static func properties(of kind: String) -> [Property] {

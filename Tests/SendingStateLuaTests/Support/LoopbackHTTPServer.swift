@@ -1,0 +1,57 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A minimal HTTP/1.1 server on 127.0.0.1 for tests: serves fixed bodies by path, answers 404
+/// otherwise, handles at most `maxRequests` connections, then stops. Loopback only.
+final class LoopbackHTTPServer: @unchecked Sendable {
+  let port: UInt16
+  private let socketFD: Int32
+  private let routes: [String: String]
+
+  init(routes: [String: String], maxRequests: Int = 8) throws {
+    self.routes = routes
+    let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socketFD >= 0 else { throw POSIXError(.EIO) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard bound == 0, listen(socketFD, 8) == 0 else { throw POSIXError(.EADDRINUSE) }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketFD, $0, &length) }
+    }
+    port = UInt16(bigEndian: address.sin_port)
+    self.socketFD = socketFD
+    let thread = Thread { [self] in self.serve(maxRequests) }
+    thread.start()
+  }
+
+  private func serve(_ maxRequests: Int) {
+    for _ in 0..<maxRequests {
+      let client = accept(socketFD, nil, nil)
+      guard client >= 0 else { return }
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      let count = read(client, &buffer, buffer.count)
+      let request = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
+      let path = request.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+      let body = routes[path]
+      let payload = body ?? "not found"
+      let response =
+        "HTTP/1.1 \(body == nil ? "404 Not Found" : "200 OK")\r\nContent-Type: application/json\r\n"
+        + "Content-Length: \(payload.utf8.count)\r\nConnection: close\r\n\r\n\(payload)"
+      _ = response.withCString { write(client, $0, strlen($0)) }
+      close(client)
+    }
+    close(socketFD)
+  }
+
+  /// The URL of `path` on this server.
+  func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+}
