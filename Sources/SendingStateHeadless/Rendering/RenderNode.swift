@@ -13,7 +13,8 @@
 ///
 /// A node lists its kind's own properties always, in a fixed order, then the shared view
 /// properties only where they differ from the defaults (`hidden=true`, `alpha≠1`, `enabled=false`
-/// for non-controls), so snapshots show what matters.
+/// for non-controls), so snapshots show what matters. Indices are shown 1-based (list rows,
+/// segments), as scripts and the CLI count them.
 public struct RenderNode: Hashable, Sendable {
   /// The view kind (`"label"`, `"button"`, …).
   public var kind: String

@@ -100,6 +100,12 @@ public final class LuaScreen {
   private var options = Options()
   private var unitModules: [String: LuaRef] = [:]
   private var unitHosts: [LuaUnitHost] = []
+  var effects: [Int: Task<Void, Never>] = [:]
+  var nextEffectIDValue = 0
+  /// Errors raised while handling effect results (nobody was there to catch them).
+  public private(set) var asyncErrors: [ScriptError] = []
+  /// Called with every error raised while handling an effect result.
+  public var onAsyncError: ((ScriptError) -> Void)?
   private(set) var viewsByID: [String: View] = [:]
   private var bindings: [ObjectIdentifier: LuaListBinding] = [:]
   private var preparedWrites: [ViewWriteGate.Write]?
@@ -270,6 +276,7 @@ public final class LuaScreen {
     let L = call.stack.L
     var children: [Int64: View] = [:]
     var listFunctions: [String: LuaRef] = [:]
+    var deferred: [(String, LuaRef)] = []
     lua_pushnil(L)
     while lua_next(L, 1) != 0 {
       defer { sslua_pop(L, 1) }
@@ -296,9 +303,17 @@ public final class LuaScreen {
           throw ScriptError(kind: .typeMismatch, message: "ui.list.\(key): expected function, got \(call.typeName(Int(valueIndex)))")
         }
         listFunctions[key] = call.reference(Int(valueIndex))
+      } else if ["value", "selectedIndex"].contains(key) {
+        // Applied after the bounds (min, max, segments), whatever the table's order.
+        deferred.append((key, call.reference(Int(valueIndex))))
       } else {
         try type.set(key, of: view, from: LuaValueReader(stack: call.stack, index: valueIndex, path: LuaPath(root: "ui.\(kind).\(key)")))
       }
+    }
+    for (key, value) in deferred {
+      call.stack.push(reference: value.reference)
+      defer { call.stack.pop() }
+      try type.set(key, of: view, from: LuaValueReader(stack: call.stack, index: call.stack.top, path: LuaPath(root: "ui.\(kind).\(key)")))
     }
     for position in children.keys.sorted() {
       view.addSubview(children[position]!)
@@ -420,6 +435,28 @@ public final class LuaScreen {
 
   // MARK: - Rows
 
+  /// Dry-runs the row `configure` of every row a prepared `rows` write will show (writes are
+  /// discarded), so a failing row stops the commit before anything changes.
+  private func preflightRows(_ writes: [ViewWriteGate.Write]) throws {
+    for write in writes where write.property == "rows" {
+      guard let binding = bindings[write.view], let configure = binding.rowConfigure,
+        case .table(let table) = write.value
+      else { continue }
+      let list = binding.list
+      guard let template = (list.visibleRows.first as? LuaListRow), let views = template.views else { continue }
+      let count = table.sequence.count
+      let first = max(0, min(list.firstVisibleIndex, count - list.visibleRowLimit))
+      for index in first..<min(first + list.visibleRowLimit, count) {
+        let label = "configure row \(index + 1) of '\(list.id ?? "list")'"
+        _ = try gate.transaction {
+          try bridge.callWithReadOnly(configure, views: views, message: "the item is read-only in configure", context: label) {
+            $0.push(table.sequence[index])
+          }
+        }
+      }
+    }
+  }
+
   private func makeRow(for binding: LuaListBinding) -> ListRow {
     let row = LuaListRow()
     row.screen = self
@@ -540,7 +577,8 @@ public final class LuaScreen {
     let proxy = try bridge.makeStoreProxy(
       state: { [unowned self] in self.state },
       commit: { [unowned self] new in try self.commit(new) },
-      dispatch: { [unowned self] action in self.dispatch(action) })
+      dispatch: { [unowned self] action in self.dispatch(action) },
+      extra: effectMethods())
     storeProxy = proxy
     return proxy
   }
@@ -557,9 +595,21 @@ public final class LuaScreen {
       throw error.scriptError
     }
     let writes = try configureTransaction(new)
+    try preflightRows(writes)
     preparedWrites = writes
     host.ss.invalidateState { (_: LuaValue) in new }
     preparedWrites = nil
+  }
+
+  /// Dispatches the actions of a finished effect; errors go to ``asyncErrors``.
+  func deliverEffectResult(_ actions: [LuaValue]) {
+    pendingError = nil
+    actions.forEach(dispatch)
+    if let error = pendingError {
+      pendingError = nil
+      asyncErrors.append(error)
+      onAsyncError?(error)
+    }
   }
 
   // MARK: - Driving
@@ -635,10 +685,13 @@ public final class LuaScreen {
     return ScreenDriver(screen: self, views: row.viewsByID, owner: "row \(index) of '\(listID)'")
   }
 
-  /// Stops the screen: handlers are removed and no callback of it runs again.
+  /// Stops the screen: handlers are removed, effects are cancelled, and no callback of it runs
+  /// again.
   public func close() {
     guard !isClosed else { return }
     isClosed = true
+    effects.values.forEach { $0.cancel() }
+    effects.removeAll()
     host.ss.removeAllActionHandlers()
     host.registrations.removeAll()
     queue.removeAll()

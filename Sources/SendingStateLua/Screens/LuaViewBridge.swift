@@ -157,9 +157,12 @@ extension LuaViewBridge {
   /// `store:set(t)`, `store:dispatch(action)`. Commits go through `commit`, which validates.
   func makeStoreProxy(
     state: @escaping @MainActor () -> LuaValue, commit: @escaping @MainActor (LuaValue) throws -> Void,
-    dispatch: @escaping @MainActor (LuaValue) throws -> Void
+    dispatch: @escaping @MainActor (LuaValue) throws -> Void, extra: [String: LuaFunctionBody] = [:]
   ) throws -> LuaRef {
     let methods = runtime.makeValue(.table(LuaTable()))
+    for (name, body) in extra {
+      methods.setField(name, to: runtime.makeFunction(name, body))
+    }
     methods.setField("update", to: runtime.makeFunction("update") { [unowned self] call in
       try MainActor.assumeIsolated {
         let index = call.isFunction(1) ? 1 : 2

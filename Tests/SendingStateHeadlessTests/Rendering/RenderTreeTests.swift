@@ -41,7 +41,7 @@ struct RenderTreeTests {
         switch#favorite isOn=true enabled=true selected=false
         slider#quantity value=2.5 min=0 max=10 enabled=true selected=false
         stepper#count value=1 min=0 max=9 step=1 enabled=true selected=false
-        segmented#sort segments=["Name","Price"] selectedIndex=1 enabled=true selected=false
+        segmented#sort segments=["Name","Price"] selectedIndex=2 enabled=true selected=false
         textfield#search text="" placeholder="Search" enabled=true selected=false
         image#icon image="star" alpha=0.5
         view enabled=false

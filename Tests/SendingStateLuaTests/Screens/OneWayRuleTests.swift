@@ -156,3 +156,23 @@ struct ScreenFaultTests {
     #expect(id.message == "no view with id 'titel' in the screen (ids: root, title)")
   }
 }
+
+@Suite("Screens: a failing row configure loses nothing")
+@MainActor
+struct RowFailureTests {
+  @Test("a commit whose rows would fail is refused before anything changes")
+  func rowFailureIsAtomic() throws {
+    let screen = try LuaScreen(path: screenFixture("row_failure.lua"))
+    var notified = 0
+    let token = screen.store.observe { _ in notified += 1 }
+    notified = 0
+    let error = try #require(scriptError { try screen.tap("add") })
+    #expect(error.line == 11 && error.message == "cannot show bad")
+    #expect(error.context == "configure row 3 of 'items'")
+    #expect(screen.state["items"] == [["name": "a"], ["name": "b"]])
+    #expect(notified == 0)
+    let list = try #require(try screen.view("items") as? ListView)
+    #expect(list.numberOfRows == 2)
+    token.cancel()
+  }
+}

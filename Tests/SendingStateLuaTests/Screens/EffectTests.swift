@@ -1,0 +1,58 @@
+import Foundation
+import SendingState
+import Testing
+
+@testable import SendingStateLua
+
+@Suite("Screens: async effects")
+@MainActor
+struct EffectTests {
+  @Test("a timer's actions come back on the main actor and go through handle")
+  func timers() async throws {
+    let screen = try LuaScreen(path: screenFixture("effects.lua"))
+    try screen.perform(action: "start")
+    #expect(screen.state["ticks"] == 0)
+    #expect(screen.pendingEffects == 2)
+    #expect(await screen.settle())
+    #expect(screen.state["ticks"] == 2)
+    #expect(screen.actionLog == [["type": "start"], ["type": "tick"], ["type": "tick"]])
+  }
+
+  @Test("an HTTP GET effect delivers status, body and decoded JSON; failures become the fail action")
+  func fetch() async throws {
+    let server = try LoopbackHTTPServer(routes: ["/hello": #"{"greeting":"hi"}"#], maxRequests: 2)
+    let screen = try LuaScreen(path: screenFixture("effects.lua"))
+    try screen.perform(action: ["type": "load", "url": .string(server.url("/hello"))])
+    #expect(await screen.settle())
+    #expect(screen.state["greeting"] == "hi")
+    #expect(screen.actionLog.last?["status"] == 200)
+    try screen.perform(action: ["type": "load", "url": "http://127.0.0.1:1/closed"])
+    #expect(await screen.settle())
+    #expect(screen.state["failed"].stringValue?.isEmpty == false)
+  }
+
+  @Test("closing a screen cancels its effects; results never touch it")
+  func cancelledOnClose() async throws {
+    let screen = try LuaScreen(path: screenFixture("effects.lua"))
+    try screen.perform(action: "slow")
+    screen.close()
+    #expect(screen.pendingEffects == 0)
+    try await Task.sleep(for: .milliseconds(300))
+    #expect(screen.state["ticks"] == 0)
+    #expect(screen.actionLog == [["type": "slow"]])
+  }
+
+  @Test("an error while handling an effect's result is reported with file:line")
+  func asyncErrors() async throws {
+    let screen = try LuaScreen(path: screenFixture("effects.lua"))
+    var reported: [ScriptError] = []
+    screen.onAsyncError = { reported.append($0) }
+    try screen.perform(action: "bad")
+    #expect(await screen.settle())
+    let error = try #require(screen.asyncErrors.first)
+    #expect(error.line == 23 && error.message == "result handler failed")
+    #expect(error.context == "handle (action 'explode')")
+    #expect(reported == [error])
+    #expect(screen.state["ticks"] == 0)
+  }
+}
