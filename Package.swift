@@ -18,6 +18,10 @@ let package = Package(
     .library(name: "SendingState", targets: ["SendingState"]),
     .library(name: "SendingStateHeadless", targets: ["SendingStateHeadless"]),
     .library(name: "SendingStateLua", targets: ["SendingStateLua"]),
+    .executable(name: "sendingstate", targets: ["sendingstate"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
   ],
   targets: [
     // Core: typed SendingState semantics. Imports Foundation at most.
@@ -49,6 +53,19 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
+    // CLI: the tooling library (testable without a process) and the `sendingstate` executable.
+    .target(
+      name: "SendingStateTools",
+      dependencies: ["SendingStateLua", "SendingState", "SendingStateHeadless"],
+      swiftSettings: strictSettings
+    ),
+    .executableTarget(
+      name: "sendingstate",
+      dependencies: ["SendingStateTools", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      path: "Sources/SendingStateCLI",
+      swiftSettings: strictSettings
+    ),
+
     // Benchmarks (release builds only: scripts/bench.sh); not a product.
     .executableTarget(
       name: "SendingStateBenchmarks",
@@ -71,6 +88,11 @@ let package = Package(
       name: "SendingStateLuaTests",
       dependencies: ["SendingStateLua", "CLua", "CLuaShim"],
       resources: [.copy("Fixtures")],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "SendingStateToolsTests",
+      dependencies: ["SendingStateTools", "SendingStateLua"],
       swiftSettings: strictSettings
     ),
   ],

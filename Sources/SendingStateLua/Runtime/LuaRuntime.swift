@@ -36,6 +36,8 @@ public final class LuaRuntime {
   var nextObjectTag: UInt32 = 1
   /// Registry references of each plan's key list, indexed by plan id (0: not interned yet).
   var internedKeys: [Int32] = []
+  /// Every chunk name loaded, to undo Lua's 60-character truncation in messages.
+  var chunkNames: Set<String> = []
   /// The error a Swift callback reported last, to classify the Lua error it becomes.
   var lastCallbackError: ScriptError?
   /// The object that hosts this runtime's scripts (a screen), for bindings that need it.
@@ -112,6 +114,7 @@ public final class LuaRuntime {
     let base = stack.top
     defer { lua_settop(L, base) }
     var text = source
+    chunkNames.insert(chunkName)
     let status = text.withUTF8 { bytes in
       ("@" + chunkName).withCString { name in
         sslua_loadtext(L, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, bytes.count, name)
@@ -195,8 +198,13 @@ public final class LuaRuntime {
     }
   }
 
-  /// Calls `function` with referenced arguments, returning references to its results.
-  func callReturningReferences(_ function: LuaRef, with arguments: [LuaRef], context: String?) throws(ScriptError)
+  /// Calls `function` with referenced arguments, returning references to its results (which
+  /// may be functions or tables, not only data).
+  ///
+  /// ```swift
+  /// let module = try runtime.callReturningReferences(chunk, with: [], context: "loading")[0]
+  /// ```
+  public func callReturningReferences(_ function: LuaRef, with arguments: [LuaRef], context: String?) throws(ScriptError)
     -> [LuaRef]
   {
     try call(function, context: context, pushArguments: { stack in
@@ -216,6 +224,20 @@ public final class LuaRuntime {
   public func makeValue(_ value: LuaValue) -> LuaRef {
     stack.push(value)
     return LuaRef(runtime: self, reference: stack.ref())
+  }
+
+  /// Calls `function` with referenced arguments (the results are dropped).
+  public func call(_ function: LuaRef, with values: [LuaValue] = [], context: String?, arguments: [LuaRef]) throws(ScriptError) {
+    _ = try call(function, context: context, pushArguments: { stack in
+      values.forEach(stack.push)
+      arguments.forEach { stack.push(reference: $0.reference) }
+      return Int32(values.count + arguments.count)
+    }) { _, _ throws(LuaBridgeError) in () }
+  }
+
+  /// The real globals, for host-written helper code (tooling only; never hand it to scripts).
+  public func newTrustedEnvironment() -> LuaRef {
+    globalsReference()
   }
 
   /// A reference to the real global table (trusted helpers only).
@@ -261,7 +283,16 @@ public final class LuaRuntime {
       resolved = .runtime
     }
     lastCallbackError = nil
-    return ScriptError(parsing: message, kind: resolved)
+    var parsed = ScriptError(parsing: message, kind: resolved)
+    parsed.chunk = parsed.chunk.map(fullChunkName)
+    return parsed
+  }
+
+  /// Lua shortens long chunk names to `...tail`; this finds the full name it was loaded with.
+  func fullChunkName(_ shown: String) -> String {
+    guard shown.hasPrefix("...") else { return shown }
+    let tail = shown.dropFirst(3)
+    return chunkNames.first { $0.hasSuffix(tail) } ?? shown
   }
 }
 

@@ -155,7 +155,7 @@ public final class LuaScreen {
   }
 
   /// The version of the host API scripts see as `require("sendingstate").version`.
-  public static let apiVersion = "0.1.0"
+  nonisolated public static let apiVersion = "0.1.0"
 
   private func loadModule() throws -> LuaRef {
     let chunk = try runtime.loadFile(path)
@@ -683,6 +683,19 @@ public final class LuaScreen {
       throw ScreenUsageError.rowOutOfRange(listID, index: index, count: list.numberOfRows)
     }
     return ScreenDriver(screen: self, views: row.viewsByID, owner: "row \(index) of '\(listID)'")
+  }
+
+  /// The current value of property `name` of view `id` (in row `index` of list `list` when
+  /// given), as scripts see it.
+  ///
+  /// - Throws: ``ScreenUsageError`` for an unknown id or property.
+  public func property(_ name: String, of id: String, inRow row: (list: String, index: Int)? = nil) throws -> LuaValue {
+    let target = try row.map { try self.row($0.list, $0.index).view(id) } ?? view(id)
+    let names = ScreenViewTypes.properties(of: target.kind).map(\.name)
+    guard names.contains(name) else {
+      throw ScreenUsageError.badValue("\(target.kind) '\(id)' has no property '\(name)' (properties: \(names.sorted().joined(separator: ", ")))")
+    }
+    return ScreenViewTypes.get(target, name)
   }
 
   /// Stops the screen: handlers are removed, effects are cancelled, and no callback of it runs

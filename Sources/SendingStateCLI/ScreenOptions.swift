@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import SendingStateLua
+import SendingStateTools
+
+/// Options shared by the commands that open a screen.
+struct ScreenOptions: ParsableArguments {
+  @Argument(help: "The screen script (a .lua file returning the screen table).")
+  var screen: String
+
+  @Option(name: .customLong("state"), help: "Start state: JSON, or @FILE to read it from a file.")
+  var state: String?
+
+  @Option(name: .customLong("data"), help: "A server-driven payload: a JSON file path or an http(s) URL.")
+  var data: String?
+
+  @Option(name: .customLong("root"), help: "Another folder `require` may load modules from (repeatable).")
+  var roots: [String] = []
+
+  /// The screen options these arguments describe (loads the state and payload).
+  func screenOptions() async throws -> LuaScreen.Options {
+    var options = LuaScreen.Options(scriptRoots: roots)
+    if let state {
+      let json: Data
+      if state.hasPrefix("@") {
+        let path = String(state.dropFirst())
+        guard let contents = FileManager.default.contents(atPath: path) else {
+          throw ToolError.usage("--state: cannot read '\(path)'")
+        }
+        json = contents
+      } else {
+        json = Data(state.utf8)
+      }
+      do {
+        options.state = try JSONDecoder().decode(LuaValue.self, from: json)
+      } catch {
+        throw ToolError.usage("--state: not valid JSON (\(error.localizedDescription))")
+      }
+    }
+    if let data {
+      do {
+        options.data = try await ServerPayload.load(from: data)
+      } catch {
+        throw ToolError.from(error)
+      }
+    }
+    return options
+  }
+}
+
+/// Prints a tool error to stderr and exits with its code.
+func fail(_ error: any Error) -> Never {
+  let toolError = ToolError.from(error)
+  FileHandle.standardError.write(Data(("error: " + toolError.description + "\n").utf8))
+  exit(toolError.exitCode)
+}
+
+/// Writes a line to standard output at once (unbuffered, so pipes see it immediately).
+func emit(_ text: String) {
+  FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}

@@ -1,0 +1,93 @@
+/// A description of everything the host installs for scripts: view kinds and their properties,
+/// the store's methods, the screen contract and the version.
+///
+/// It is read from the same tables that install the bindings, so tools (the LuaLS stub
+/// generator) cannot drift from them:
+///
+/// ```swift
+/// for kind in LuaHostAPI.viewKinds { print(kind.name, kind.properties.map(\.name)) }
+/// ```
+public enum LuaHostAPI {
+  /// One property of a view kind.
+  public struct Property: Sendable {
+    /// The name scripts use.
+    public let name: String
+    /// Its LuaLS type.
+    public let luaType: String
+    /// One line of documentation.
+    public let doc: String
+    /// Whether scripts may set it (in layout and configure).
+    public let writable: Bool
+  }
+
+  /// A view kind with its properties.
+  public struct ViewKind: Sendable {
+    /// `label`, `button`, …
+    public let name: String
+    /// Its properties, shared ones first.
+    public let properties: [Property]
+    /// Whether `ui.<name>{…}` builds it.
+    public let hasBuilder: Bool
+  }
+
+  /// One method or field of an API table.
+  public struct Member: Sendable {
+    /// The name.
+    public let name: String
+    /// The LuaLS signature (`fun(self, fn: fun(state: table): table?)`).
+    public let signature: String
+    /// One line of documentation.
+    public let doc: String
+
+    /// Creates a member.
+    public init(name: String, signature: String, doc: String) {
+      self.name = name
+      self.signature = signature
+      self.doc = doc
+    }
+  }
+
+  /// Every view kind, in builder order.
+  @MainActor
+  public static var viewKinds: [ViewKind] {
+    (ScreenViewTypes.kinds + ScreenViewTypes.hostKinds).map { kind in
+      ViewKind(
+        name: kind,
+        properties: ScreenViewTypes.properties(of: kind).map {
+          Property(name: $0.name, luaType: $0.luaType, doc: $0.doc, writable: $0.writable)
+        },
+        hasBuilder: ScreenViewTypes.kinds.contains(kind))
+    }
+  }
+
+  /// The extra keys `ui.list{…}` takes.
+  public static let listBuilderFunctions: [Member] = [
+    Member(name: "row", signature: "fun(ui: SSUI): SSView", doc: "Builds one row (called once per created row; rows are reused)."),
+    Member(name: "configure", signature: "fun(row: table<string, SSView>, item: table)", doc: "Configures a row with its item."),
+    Member(name: "events", signature: "fun(row: table<string, SSView>, on: SSOn)", doc: "Declares the row's events; callbacks get the item."),
+  ]
+
+  /// The methods of the `store` handed to `handle`.
+  public static let storeMethods: [Member] = [
+    Member(name: "update", signature: "fun(self: SSStore, fn: fun(state: table): table?)", doc: "Changes a copy of the state; the result is validated, then committed."),
+    Member(name: "set", signature: "fun(self: SSStore, state: table)", doc: "Replaces the state (validated, then committed)."),
+    Member(name: "dispatch", signature: "fun(self: SSStore, action: SSAction)", doc: "Queues an action, handled after the current one (FIFO)."),
+    Member(name: "after", signature: "fun(self: SSStore, seconds: number, action: SSAction)", doc: "Dispatches an action after a delay (an effect)."),
+    Member(name: "fetch", signature: "fun(self: SSStore, url: string, types: { ok: string, fail: string })", doc: "HTTP GET; the result comes back as an action (an effect)."),
+  ]
+
+  /// The fields of a screen table.
+  public static let screenFields: [Member] = [
+    Member(name: "name", signature: "string?", doc: "The screen's name."),
+    Member(name: "state", signature: "table", doc: "The initial state (required)."),
+    Member(name: "schema", signature: "table?", doc: "Field types every new state must fit."),
+    Member(name: "units", signature: "table<string, SSUnit>?", doc: "Renderers of server-driven unit types."),
+    Member(name: "layout", signature: "fun(ui: SSUI): SSView", doc: "Builds the view tree once (required)."),
+    Member(name: "configure", signature: "fun(view: table<string, SSView>, state: table)", doc: "Applies the state to the views (required)."),
+    Member(name: "events", signature: "(fun(view: table<string, SSView>, on: SSOn))?", doc: "Declares sender → event → actions."),
+    Member(name: "handle", signature: "(fun(action: SSAction, store: SSStore))?", doc: "Changes state through the store."),
+  ]
+
+  /// The version scripts see as `require("sendingstate").version`.
+  public static var version: String { LuaScreen.apiVersion }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import SendingStateLua
+
+/// `sendingstate check`: compiles every script and opens each screen in a dry run.
+///
+/// A dry run builds the layout, validates the initial state against the schema, registers the
+/// events (checking event names and sender ids) and configures once, without driving events.
+/// Every problem is reported with file:line.
+///
+/// ```swift
+/// let problems = await Checker.check(paths: ["examples"])
+/// ```
+public enum Checker {
+  /// One problem in one file.
+  public struct Problem: Sendable, CustomStringConvertible {
+    /// The file.
+    public var path: String
+    /// What is wrong (with its line when known).
+    public var message: String
+    /// `path: message`, or the error's own `file:line: …` description.
+    public var description: String { message.hasPrefix(path) ? message : "\(path): \(message)" }
+  }
+
+  /// The `.lua` files under `paths` (files as given, folders searched), specs excluded, sorted.
+  public static func scripts(in paths: [String], specs: Bool = false) throws -> [String] {
+    var found: [String] = []
+    for path in paths {
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+        throw ToolError.usage("no such file or folder: '\(path)'")
+      }
+      if !isFolder.boolValue {
+        found.append(path)
+        continue
+      }
+      let files = FileManager.default.enumerator(atPath: path)
+      while let file = files?.nextObject() as? String {
+        guard file.hasSuffix(".lua") else { continue }
+        let full = (path as NSString).appendingPathComponent(file)
+        if isSpec(full) == specs { found.append(full) }
+      }
+    }
+    return found.sorted()
+  }
+
+  /// Whether `path` names a spec file (`*_spec.lua` or `*.spec.lua`).
+  public static func isSpec(_ path: String) -> Bool {
+    path.hasSuffix("_spec.lua") || path.hasSuffix(".spec.lua")
+  }
+
+  /// Checks every script under `paths`; returns the problems (empty when all is well).
+  @MainActor
+  public static func check(paths: [String]) throws -> [Problem] {
+    var problems: [Problem] = []
+    for path in try scripts(in: paths) {
+      let folder = (path as NSString).deletingLastPathComponent
+      do {
+        let runtime = try LuaRuntime(configuration: .init(scriptRoots: [folder.isEmpty ? "." : folder]))
+        let chunk = try runtime.loadFile(path)  // syntax
+        let source = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        guard looksLikeScreen(runtime: runtime, chunk: chunk, source: source) else { continue }
+        let screen = try LuaScreen(path: path)
+        problems += screen.warnings.map { Problem(path: path, message: "warning: \($0)") }
+        screen.close()
+      } catch {
+        problems.append(Problem(path: path, message: ToolError.from(error).description))
+      }
+    }
+    return problems
+  }
+
+  /// Runs a chunk in a sandbox and tells whether it returned a screen table (`layout` and
+  /// `state`; unit modules have no `state`). A chunk that fails on its own counts as a screen
+  /// when its source mentions `layout`, so that opening it reports the error.
+  @MainActor
+  static func looksLikeScreen(runtime: LuaRuntime, chunk: LuaRef, source: String) -> Bool {
+    guard let result = (try? runtime.callReturningReferences(chunk, with: [], context: "probe"))?.first else {
+      return source.contains("layout")
+    }
+    return result.typeName == "table" && result.field("layout") != nil && result.field("state") != nil
+  }
+}

@@ -1,0 +1,168 @@
+import SendingStateLua
+
+/// One EVENT of the CLI grammar, parsed.
+///
+/// ```text
+/// tap ID                         touchUpInside on a control, a tap gesture on a view
+/// send ID EVENTNAME              any control event or gesture name
+/// set ID VALUE                   slider/stepper value, switch on/off, segment number, text
+/// type ID TEXT                   types into a text field (editing events)
+/// gesture ID KIND [key=value…]   e.g. gesture card swipe direction=left
+/// row LISTID INDEX EVENT…        an EVENT inside row INDEX (1-based), e.g. row items 2 tap delete
+/// ```
+///
+/// ```swift
+/// try EventCommand(parsing: "row items 2 set favorite on")
+/// ```
+public indirect enum EventCommand: Equatable, Sendable, CustomStringConvertible {
+  case tap(String)
+  case send(String, String)
+  case set(String, String)
+  case type(String, String)
+  case gesture(String, String, [String: String])
+  case row(String, Int, EventCommand)
+
+  /// The grammar, for `--help` and errors.
+  public static let grammar = """
+    EVENT is one of:
+      tap ID                        touchUpInside on a control, a tap gesture on another view
+      send ID EVENTNAME             a control event (touchDown, touchUpInside, touchUpOutside,
+                                    valueChanged, editingDidBegin, editingChanged, editingDidEnd,
+                                    primaryActionTriggered) or a gesture (tap, longPress, swipe,
+                                    pan, pinch, rotation, screenEdge, hover)
+      set ID VALUE                  slider/stepper value, switch on/off, segment number (1-based),
+                                    text field text; fires valueChanged only when it changes
+      type ID TEXT                  types TEXT into a text field (editing events)
+      gesture ID KIND [key=value…]  e.g. gesture card swipe direction=left, gesture card tap taps=2
+      row LISTID INDEX EVENT…       an EVENT inside list row INDEX (from 1), e.g. row items 2 tap delete
+    Quote words with spaces: type search "green tea"
+    """
+
+  /// Parses one EVENT line.
+  ///
+  /// - Throws: ``ToolError/usage(_:)`` naming what is wrong and showing the grammar's line.
+  public init(parsing line: String) throws {
+    let words = try EventCommand.tokenize(line)
+    self = try EventCommand.parse(words, line: line)
+  }
+
+  private static func parse(_ words: [String], line: String) throws -> EventCommand {
+    func need(_ count: Int, _ usage: String) throws {
+      guard words.count >= count else { throw ToolError.usage("bad EVENT '\(line)': expected '\(usage)'") }
+    }
+    guard let verb = words.first else { throw ToolError.usage("empty EVENT (try: tap ID)") }
+    switch verb {
+    case "tap":
+      try need(2, "tap ID")
+      guard words.count == 2 else { throw ToolError.usage("bad EVENT '\(line)': expected 'tap ID'") }
+      return .tap(words[1])
+    case "send":
+      try need(3, "send ID EVENTNAME")
+      return .send(words[1], words[2])
+    case "set":
+      try need(3, "set ID VALUE")
+      return .set(words[1], words[2...].joined(separator: " "))
+    case "type":
+      try need(3, "type ID TEXT")
+      return .type(words[1], words[2...].joined(separator: " "))
+    case "gesture":
+      try need(3, "gesture ID KIND [key=value…]")
+      var parameters: [String: String] = [:]
+      for pair in words[3...] {
+        let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty else {
+          throw ToolError.usage("bad gesture parameter '\(pair)' in '\(line)' (use key=value, e.g. direction=left)")
+        }
+        parameters[parts[0]] = parts[1]
+      }
+      return .gesture(words[1], words[2], parameters)
+    case "row":
+      try need(4, "row LISTID INDEX EVENT…")
+      guard let index = Int(words[2]), index >= 1 else {
+        throw ToolError.usage("bad EVENT '\(line)': row INDEX must be a number from 1")
+      }
+      let inner = try parse(Array(words[3...]), line: line)
+      if case .row = inner { throw ToolError.usage("bad EVENT '\(line)': rows do not nest") }
+      return .row(words[1], index, inner)
+    default:
+      throw ToolError.usage("unknown EVENT '\(verb)' in '\(line)'\n\(grammar)")
+    }
+  }
+
+  /// Splits on spaces, keeping "double" or 'single' quoted words together.
+  static func tokenize(_ line: String) throws -> [String] {
+    var words: [String] = []
+    var current = ""
+    var quote: Character?
+    var started = false
+    for character in line {
+      if let open = quote {
+        if character == open {
+          quote = nil
+        } else {
+          current.append(character)
+        }
+      } else if character == "\"" || character == "'" {
+        quote = character
+        started = true
+      } else if character == " " || character == "\t" {
+        if started || !current.isEmpty { words.append(current) }
+        current = ""
+        started = false
+      } else {
+        current.append(character)
+      }
+    }
+    if quote != nil { throw ToolError.usage("unterminated quote in EVENT '\(line)'") }
+    if started || !current.isEmpty { words.append(current) }
+    return words
+  }
+
+  /// The command as it would be typed.
+  public var description: String {
+    func quoted(_ text: String) -> String { text.contains(" ") || text.isEmpty ? "\"\(text)\"" : text }
+    switch self {
+    case .tap(let id): return "tap \(id)"
+    case .send(let id, let event): return "send \(id) \(event)"
+    case .set(let id, let value): return "set \(id) \(quoted(value))"
+    case .type(let id, let text): return "type \(id) \(quoted(text))"
+    case .gesture(let id, let kind, let parameters):
+      return (["gesture", id, kind] + parameters.keys.sorted().map { "\($0)=\(parameters[$0]!)" }).joined(separator: " ")
+    case .row(let list, let index, let inner): return "row \(list) \(index) \(inner)"
+    }
+  }
+
+  /// Runs the command on `screen`.
+  @MainActor
+  public func apply(to screen: LuaScreen) throws -> LuaScreen.Step {
+    switch self {
+    case .tap(let id): return try screen.tap(id)
+    case .send(let id, let event): return try screen.send(id, event)
+    case .set(let id, let value): return try screen.set(id, EventCommand.value(value))
+    case .type(let id, let text): return try screen.type(id, text)
+    case .gesture(let id, let kind, let parameters): return try screen.gesture(id, kind, parameters.mapValues(EventCommand.value))
+    case .row(let list, let index, let inner): return try inner.apply(to: try screen.row(list, index))
+    }
+  }
+
+  @MainActor
+  private func apply(to row: ScreenDriver) throws -> LuaScreen.Step {
+    switch self {
+    case .tap(let id): return try row.tap(id)
+    case .send(let id, let event): return try row.send(id, event)
+    case .set(let id, let value): return try row.set(id, EventCommand.value(value))
+    case .type(let id, let text): return try row.type(id, text)
+    case .gesture(let id, let kind, let parameters): return try row.gesture(id, kind, parameters.mapValues(EventCommand.value))
+    case .row: throw ToolError.usage("rows do not nest")
+    }
+  }
+
+  /// A word as a value: integers, numbers and booleans are typed, the rest stays text.
+  static func value(_ word: String) -> LuaValue {
+    if let integer = Int64(word) { return .integer(integer) }
+    if let number = Double(word) { return .number(number) }
+    if word == "true" { return .boolean(true) }
+    if word == "false" { return .boolean(false) }
+    return .string(word)
+  }
+}

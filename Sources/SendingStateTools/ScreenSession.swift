@@ -1,0 +1,123 @@
+import Foundation
+import SendingStateHeadless
+import SendingStateLua
+
+/// A screen being driven by a tool: events applied in order, steps recorded, reloads that keep
+/// the state.
+///
+/// ```swift
+/// let session = try ScreenSession(path: "examples/counter/counter.lua")
+/// let step = try session.apply(try EventCommand(parsing: "tap plus"))
+/// print(session.text(for: step))
+/// ```
+@MainActor
+public final class ScreenSession {
+  /// One applied event.
+  public struct Record: Sendable {
+    /// The event as typed.
+    public var event: String
+    /// The actions it dispatched.
+    public var actions: [LuaValue]
+    /// The state before and after.
+    public var before: LuaValue
+    /// The state after.
+    public var after: LuaValue
+  }
+
+  /// The screen script's path.
+  public let path: String
+  /// Options the screen is (re)opened with.
+  public private(set) var options: LuaScreen.Options
+  /// The running screen.
+  public private(set) var screen: LuaScreen
+  /// Every event applied so far.
+  public private(set) var records: [Record] = []
+
+  /// Opens the screen.
+  ///
+  /// - Throws: ``ToolError``: usage for a missing file, script for a fault in the script.
+  public init(path: String, options: LuaScreen.Options = .init()) throws {
+    self.path = path
+    self.options = options
+    do {
+      screen = try LuaScreen(path: path, options: options)
+    } catch {
+      throw ToolError.from(error)
+    }
+  }
+
+  /// Applies one event and records it.
+  @discardableResult
+  public func apply(_ command: EventCommand) throws -> Record {
+    do {
+      let step = try command.apply(to: screen)
+      let record = Record(event: command.description, actions: step.actions, before: step.before, after: step.after)
+      records.append(record)
+      return record
+    } catch {
+      throw ToolError.from(error)
+    }
+  }
+
+  /// Reopens the script with the current state. If the new script fails to load, the old screen
+  /// keeps running and the error is thrown. The old screen is closed, so none of its callbacks or
+  /// effects fire afterwards.
+  public func reload() throws {
+    var reopened = options
+    reopened.state = screen.state
+    let fresh: LuaScreen
+    do {
+      fresh = try LuaScreen(path: path, options: reopened)
+    } catch {
+      throw ToolError.from(error)
+    }
+    screen.close()
+    screen = fresh
+  }
+
+  // MARK: - Reports
+
+  /// The text block of one step: the event, its actions, the state diff and the new tree.
+  public func text(for record: Record) -> String {
+    var lines = ["> \(record.event)"]
+    let actions = record.actions.map(ScreenSession.actionSummary)
+    lines.append("  actions: " + (actions.isEmpty ? "(none)" : actions.joined(separator: ", ")))
+    let changes = StateDiff.lines(from: record.before, to: record.after)
+    if changes.isEmpty {
+      lines.append("  state: (unchanged)")
+    } else {
+      lines.append("  state:")
+      lines += changes.map { "    " + $0 }
+    }
+    lines.append(tree)
+    return lines.joined(separator: "\n")
+  }
+
+  /// The render tree of the screen, as text.
+  public var tree: String { screen.root.renderTree().text }
+
+  /// `increment` for `{ type = "increment" }`, the JSON of the action otherwise.
+  static func actionSummary(_ action: LuaValue) -> String {
+    if case .table(let table) = action, table.fields.count == 1, let type = table.fields["type"]?.stringValue {
+      return type
+    }
+    return StateDiff.literal(action)
+  }
+
+  /// The JSON report: `{ "steps": [...], "state": {...}, "tree": {...}, "warnings": [...] }`.
+  public func json() -> String {
+    let steps = records.map { record in
+      "{\"event\":\(jsonString(record.event)),\"actions\":\(StateDiff.literal(.table(LuaTable(sequence: record.actions)))),"
+        + "\"state\":\(StateDiff.literal(record.after)),\"changes\":["
+        + StateDiff.lines(from: record.before, to: record.after).map(jsonString).joined(separator: ",") + "]}"
+    }
+    let warnings = screen.warnings.map(jsonString).joined(separator: ",")
+    return "{\"steps\":[\(steps.joined(separator: ","))],\"state\":\(StateDiff.literal(screen.state)),"
+      + "\"tree\":\(screen.root.renderTree().json),\"warnings\":[\(warnings)]}"
+  }
+}
+
+/// `text` as a JSON string literal.
+func jsonString(_ text: String) -> String {
+  StateDiff.literal(.string(text))
+}

@@ -1,0 +1,40 @@
+import SendingStateLua
+
+/// A failure of a tool command, with the exit code it maps to.
+///
+/// ```swift
+/// throw ToolError.usage("unknown sender id 'plu'")   // exit 2
+/// ```
+public enum ToolError: Error, Equatable, CustomStringConvertible {
+  /// Bad input from the user: unknown id, bad EVENT, missing file (exit code 2).
+  case usage(String)
+  /// A fault in a script (exit code 1).
+  case script(ScriptError)
+
+  /// The process exit code: 2 for usage errors, 1 for script errors.
+  public var exitCode: Int32 {
+    switch self {
+    case .usage: 2
+    case .script: 1
+    }
+  }
+
+  /// The message for standard error.
+  public var description: String {
+    switch self {
+    case .usage(let message): message
+    case .script(let error): error.description
+    }
+  }
+
+  /// Maps any error from the host to a tool error.
+  public static func from(_ error: any Error) -> ToolError {
+    switch error {
+    case let error as ToolError: error
+    case let error as ScriptError: .script(error)
+    case let error as ScreenUsageError: .usage(error.description)
+    case let error as LuaBridgeError: .script(error.scriptError)
+    default: .usage("\(error)")
+    }
+  }
+}

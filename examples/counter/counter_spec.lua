@@ -1,0 +1,46 @@
+-- Specs for the counter screen: sendingstate test examples/counter
+local ss = require "sendingstate"
+
+describe("counter", function()
+  local screen
+
+  before_each(function()
+    screen = ss.open("examples/counter/counter.lua")
+  end)
+
+  it("starts with the initial state", function()
+    assert.are.same({ title = "Product", count = 1 }, screen.state)
+    assert.are.equal("1", screen.view.count.text)
+  end)
+
+  it("increments on tap", function()
+    screen:tap("plus")
+    screen:tap("plus")
+    assert.are.equal(3, screen.state.count)
+    assert.are.equal("3", screen.view.count.text)
+    assert.are.same({ { type = "increment" }, { type = "increment" } }, screen.actions)
+  end)
+
+  it("disables minus at zero", function()
+    screen:tap("minus")
+    assert.are.equal(0, screen.state.count)
+    assert.is_false(screen.view.minus.enabled)
+  end)
+
+  it("resets on a double tap of the count", function()
+    screen:tap("plus")
+    screen:gesture("count", "tap", { taps = 2 })
+    assert.are.equal(0, screen.state.count)
+  end)
+
+  it("starts from a given state", function()
+    local other = ss.open("examples/counter/counter.lua", { state = { title = "Tea", count = 41 } })
+    other:tap("plus")
+    assert.are.equal(42, other.state.count)
+    assert.are.equal("Tea", other.view.title.text)
+  end)
+
+  it("reports unknown ids", function()
+    assert.has_error(function() screen:tap("nope") end)
+  end)
+end)
