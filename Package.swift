@@ -93,6 +93,7 @@ let package = Package(
     .testTarget(
       name: "SendingStateToolsTests",
       dependencies: ["SendingStateTools", "SendingStateLua"],
+      exclude: ["Fixtures"],
       swiftSettings: strictSettings
     ),
   ],

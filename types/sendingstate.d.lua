@@ -8,8 +8,8 @@
 ---@alias SSOn fun(sender: SSView, event: SSEventName|table, callback: fun(state: table, sender: SSView): (SSAction|SSAction[]|nil))
 
 ---@class SSView
----@field id string? The view's id (read-only). (read-only)
----@field kind string The view's kind (read-only). (read-only)
+---@field id string? The view's id. (read-only)
+---@field kind string The view's kind. (read-only)
 ---@field hidden boolean Whether the view is hidden.
 ---@field alpha number Opacity from 0 to 1.
 ---@field enabled boolean Whether the view takes interaction.

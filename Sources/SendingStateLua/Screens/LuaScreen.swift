@@ -685,6 +685,18 @@ public final class LuaScreen {
     return ScreenDriver(screen: self, views: row.viewsByID, owner: "row \(index) of '\(listID)'")
   }
 
+  /// The methods of the `store` scripts get in `handle`, as installed (tools check them
+  /// against the stubs).
+  public var installedStoreMethods: [String] {
+    _ = try? storeReference()
+    return bridge.installedStoreMethods
+  }
+
+  /// The `ui.<kind>` builders, as installed.
+  public var installedBuilders: [String] {
+    (try? uiTable.value(path: "ui"))?.tableValue?.fields.keys.sorted() ?? []
+  }
+
   /// The current value of property `name` of view `id` (in row `index` of list `list` when
   /// given), as scripts see it.
   ///

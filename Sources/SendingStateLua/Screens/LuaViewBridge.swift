@@ -23,6 +23,8 @@ public final class LuaViewBridge {
   private var viewTypes: [String: LuaObjectType<View>] = [:]
   private var viewTags: Set<UInt32> = []
   private var viewRefs: [ObjectIdentifier: LuaRef] = [:]
+  /// The method names of the last store proxy made, as installed.
+  var installedStoreMethods: [String] = []
 
   /// Creates the bridge for `runtime` and becomes its owner.
   public init(runtime: LuaRuntime) throws {
@@ -214,6 +216,7 @@ extension LuaViewBridge {
         __metatable = false,
       })
       """, chunkName: "=store", environment: runtime.globalsReference())
+    installedStoreMethods = (try? methods.value(path: "store"))?.tableValue?.fields.keys.sorted() ?? []
     return try runtime.callReturningReferences(maker, with: [methods, getState], context: nil)[0]
   }
 }

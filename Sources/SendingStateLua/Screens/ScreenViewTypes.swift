@@ -19,8 +19,8 @@ enum ScreenViewTypes {
 
   /// Kind → its properties, in a stable order (shared ones first).
   static let shared: [Property] = [
-    Property(name: "id", luaType: "string?", doc: "The view's id (read-only).", writable: false),
-    Property(name: "kind", luaType: "string", doc: "The view's kind (read-only).", writable: false),
+    Property(name: "id", luaType: "string?", doc: "The view's id.", writable: false),
+    Property(name: "kind", luaType: "string", doc: "The view's kind.", writable: false),
     Property(name: "hidden", luaType: "boolean", doc: "Whether the view is hidden.", writable: true),
     Property(name: "alpha", luaType: "number", doc: "Opacity from 0 to 1.", writable: true),
     Property(name: "enabled", luaType: "boolean", doc: "Whether the view takes interaction.", writable: true),

@@ -1,0 +1,2 @@
+-- Does not compile (line 2).
+local = 1

@@ -1,0 +1,162 @@
+import Foundation
+import SendingStateHeadless
+import SendingStateLua
+import Testing
+
+@testable import SendingStateTools
+
+@Suite("Screen sessions, REPL, checker")
+@MainActor
+struct ToolsTests {
+  @Test("a session applies events and reports text and JSON")
+  func session() throws {
+    let session = try ScreenSession(path: repoPath("examples/counter/counter.lua"))
+    let record = try session.apply(try EventCommand(parsing: "tap plus"))
+    let text = session.text(for: record)
+    #expect(text.hasPrefix("> tap plus\n  actions: increment\n  state:\n    count: 1 → 2\nstack#root"))
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(session.json().utf8)) as? [String: Any])
+    #expect(Set(json.keys) == ["steps", "state", "tree", "warnings"])
+    let steps = try #require(json["steps"] as? [[String: Any]])
+    #expect(steps.first?["event"] as? String == "tap plus")
+    #expect((steps.first?["actions"] as? [[String: Any]])?.first?["type"] as? String == "increment")
+    #expect((json["state"] as? [String: Any])?["count"] as? Int == 2)
+    #expect((json["tree"] as? [String: Any])?["kind"] as? String == "stack")
+  }
+
+  @Test("reload keeps the state; a broken script keeps the old one running")
+  func reload() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-reload-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("screen.lua").path
+    let original = try String(contentsOfFile: repoPath("examples/counter/counter.lua"), encoding: .utf8)
+    try original.write(toFile: path, atomically: true, encoding: .utf8)
+    let session = try ScreenSession(path: path)
+    try session.apply(.tap("plus"))
+    let old = session.screen
+    try original.replacingOccurrences(of: "ui.label { id = \"title\" }", with: "ui.label { id = \"title\", alpha = 0.5 }")
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    try session.reload()
+    #expect(session.screen !== old && old.isClosed)
+    #expect(session.screen.state["count"] == 2)
+    #expect(session.tree.contains("label#title text=\"Product\" alpha=0.5"))
+    try "return {".write(toFile: path, atomically: true, encoding: .utf8)
+    #expect(throws: ToolError.self) { try session.reload() }
+    #expect(!session.screen.isClosed && session.screen.state["count"] == 2)
+    try session.apply(.tap("plus"))
+    #expect(session.screen.state["count"] == 3)
+  }
+
+  @Test("the REPL takes EVENTs and its own commands")
+  func repl() async throws {
+    let repl = Repl(session: try ScreenSession(path: repoPath("examples/counter/counter.lua")))
+    #expect(await repl.handle("tap plus").output.contains("count: 1 → 2"))
+    #expect(await repl.handle("state").output == #"{"count":2,"title":"Product"}"#)
+    #expect(await repl.handle("actions").output == "1. increment")
+    #expect(await repl.handle("tree").output.hasPrefix("stack#root"))
+    #expect(await repl.handle("help").output.contains("reload"))
+    let bad = await repl.handle("tap nope")
+    #expect(bad.isError && bad.output.contains("no view with id 'nope'"))
+    #expect(await repl.handle("# a comment").output.isEmpty)
+    _ = await repl.handle("quit")
+    #expect(repl.finished)
+  }
+
+  @Test("check finds nothing wrong in the examples and every problem in the fixtures")
+  func checker() throws {
+    #expect(try Checker.check(paths: [repoPath("examples")]).isEmpty)
+    let problems = try Checker.check(paths: [toolFixture("broken_screen.lua"), toolFixture("syntax_error.lua")])
+    #expect(problems.count == 2)
+    #expect(problems[0].description.hasSuffix("broken_screen.lua:6: in configure: attempt to concatenate a nil value"))
+    #expect(problems[1].description.contains("syntax_error.lua:2:"))
+    #expect(throws: ToolError.self) { try Checker.check(paths: ["no/such/folder"]) }
+  }
+
+  @Test("SVG pictures show every node")
+  func svg() throws {
+    let session = try ScreenSession(path: repoPath("examples/counter/counter.lua"))
+    let svg = SVGRenderer.svg(session.screen.root.renderTree())
+    #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+    #expect(svg.contains(">label#count: 1</text>"))
+    #expect(svg.contains(">button#plus: +</text>"))
+    #expect(svg.components(separatedBy: "<rect").count - 2 == session.screen.root.allViews.count)
+  }
+}
+
+@Suite("The spec runner")
+@MainActor
+struct SpecRunnerTests {
+  @Test("the example specs pass")
+  func examples() throws {
+    var lines: [String] = []
+    let runner = SpecRunner { lines.append($0) }
+    try runner.run(paths: [repoPath("examples")])
+    #expect(runner.summary.failed == 0, "\(lines.joined(separator: "\n"))")
+    #expect(runner.summary.passed >= 11)
+    #expect(runner.summaryLine == "\(runner.summary.passed) passed, 0 failed")
+  }
+
+  @Test("failures name the spec, the assertion, expected vs actual and file:line")
+  func failures() throws {
+    var lines: [String] = []
+    let runner = SpecRunner { lines.append($0) }
+    try runner.run(paths: [toolFixture("failing_spec.lua")])
+    #expect(runner.summaryLine == "2 passed, 1 failed, 1 skipped")
+    let failure = try #require(runner.results.first { $0.status == .failed })
+    #expect(failure.name == "failing › fails with expected and actual")
+    #expect(failure.message?.contains("failing_spec.lua:15: assert.are.same failed") == true)
+    #expect(failure.message?.contains("expected: { count = 3 }") == true)
+    #expect(failure.message?.contains("actual:   { count = 2 }") == true)
+    #expect(lines.contains("  ✗ failing › fails with expected and actual"))
+    #expect(lines.contains("  - failing › later (pending)"))
+  }
+
+  @Test("no spec files is a usage error")
+  func noSpecs() {
+    #expect(throws: ToolError.self) { try SpecRunner { _ in }.run(paths: [repoPath("Sources/CLua")]) }
+  }
+}
+
+@Suite("LuaLS stubs")
+@MainActor
+struct StubTests {
+  @Test("every binding has a stub: view kinds, properties, builders, store, screen fields, spec API")
+  func everyBindingHasAStub() throws {
+    let stubs = try #require(StubGenerator.files()["sendingstate.d.lua"])
+    for kind in LuaHostAPI.viewKinds {
+      #expect(stubs.contains("---@class \(StubGenerator.className(kind.name))"), "kind \(kind.name)")
+      for property in kind.properties {
+        let owner = ["id", "kind", "hidden", "alpha", "enabled"].contains(property.name) ? "view" : kind.name
+        #expect(stubs.contains("---@field \(property.name) \(property.luaType)"), "\(owner).\(property.name)")
+      }
+      if kind.hasBuilder { #expect(stubs.contains("---@field \(kind.name) fun(props: table)")) }
+    }
+    for member in LuaHostAPI.storeMethods + LuaHostAPI.screenFields + LuaHostAPI.listBuilderFunctions {
+      #expect(stubs.contains("---@field \(member.name) \(member.signature)"))
+    }
+  }
+
+  @Test("the installed bindings are exactly the registry (no binding without a stub)")
+  func bindingsMatchRegistry() throws {
+    let screen = try LuaScreen(path: repoPath("examples/counter/counter.lua"))
+    let methods = try screen.runtime.evaluate(
+      """
+      local s = require("sendingstate")
+      return s.version
+      """)
+    #expect(methods == [.string(LuaHostAPI.version)])
+    let installed = Set(screen.installedStoreMethods)
+    #expect(installed == Set(LuaHostAPI.storeMethods.map(\.name)))
+    #expect(Set(screen.installedBuilders) == Set(LuaHostAPI.viewKinds.filter(\.hasBuilder).map(\.name)))
+  }
+
+  @Test("the committed stubs in types/ are up to date, and parse as Lua")
+  func committedStubsInSync() throws {
+    let files = StubGenerator.files()
+    let committed = try String(contentsOfFile: repoPath("types/sendingstate.d.lua"), encoding: .utf8)
+    #expect(committed == files["sendingstate.d.lua"], "run `sendingstate stubs --out types` and commit the result")
+    #expect(try String(contentsOfFile: repoPath(".luarc.json"), encoding: .utf8) == files[".luarc.json"])
+    let runtime = try LuaRuntime()
+    _ = try runtime.load(committed, chunkName: "sendingstate.d.lua")
+  }
+}
