@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Passes the tests on a fresh machine: installs system dependencies, checks the C shim with
-# strict warnings, builds with warnings as errors, then runs the whole suite.
+# strict warnings, builds with zero warnings in our own code, runs the whole suite, then runs
+# the example specs through the CLI.
 #
 # Usage: scripts/test.sh [extra `swift test` arguments]
 set -euo pipefail
@@ -14,6 +15,15 @@ cc -fsyntax-only -std=c99 -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissi
   Sources/CLuaShim/LuaShim.c
 cc -fsyntax-only -std=c99 -Wall -Wextra -Wundef -Werror $(pkg-config --cflags lua5.4) -x c Sources/CLua/CLua.h
 
-# Zero warnings in our Swift code (we have no package dependencies yet, so all code is ours).
-swift build --build-tests -Xswiftc -warnings-as-errors
+# Zero warnings in our own Swift code (dependencies are not ours to fix).
+log="$(mktemp)"
+swift build --build-tests 2>&1 | tee "$log"
+if grep -E "^$PWD/(Sources|Tests)/.*: warning:" "$log"; then
+  echo "test.sh: the warnings above are in our own code; fix them" >&2
+  exit 1
+fi
+
 swift test --skip-build "$@"
+
+# The example specs, through the CLI as users run them.
+"$(swift build --show-bin-path)/sendingstate" test examples

@@ -10,7 +10,9 @@ extension SendingStateCommand {
       discussion: """
         \(SendingStateTools.Repl.help)
 
-        Works in a terminal and with piped stdin, e.g.:
+        Works in a terminal and with piped stdin.
+
+        Example:
           printf 'tap plus\\nstate\\nquit\\n' | sendingstate repl examples/counter/counter.lua
         """
     )

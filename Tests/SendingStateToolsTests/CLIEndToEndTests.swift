@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+/// Collects a pipe's output as it arrives.
+final class PipeCollector: @unchecked Sendable {
+  private let lock = NSLock()
+  private var data = Data()
+  init(_ pipe: Pipe) {
+    pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+      let chunk = handle.availableData
+      self?.lock.withLock { self?.data.append(chunk) }
+    }
+  }
+  var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+
+  /// Waits (bounded) until `condition` holds for the text so far.
+  func wait(timeout: TimeInterval = 10, until condition: (String) -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if condition(text) { return true }
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+    return condition(text)
+  }
+}
+
+@Suite("sendingstate, end to end (the built binary)", .serialized)
+struct CLIEndToEndTests {
+  @Test("run prints the tree; events print event, actions, diff and tree; exit 0")
+  func runText() throws {
+    let plain = try runCLI(["run", "examples/counter/counter.lua"])
+    #expect(plain.status == 0)
+    #expect(plain.stdout.hasPrefix("stack#root axis=\"vertical\" spacing=8\n  label#title text=\"Product\""))
+    let driven = try runCLI(["run", "examples/counter/counter.lua", "--send", "tap plus", "--send", "tap plus"])
+    #expect(driven.status == 0)
+    #expect(driven.stdout.contains("> tap plus\n  actions: increment\n  state:\n    count: 1 → 2\n"))
+    #expect(driven.stdout.contains("count: 2 → 3"))
+  }
+
+  @Test("run --format json prints one object with steps, state, tree and warnings")
+  func runJSON() throws {
+    let result = try runCLI([
+      "run", "examples/shop/shop.lua", "--data", "examples/shop/payload.json", "--send", "tap matcha.add", "--format", "json",
+    ])
+    #expect(result.status == 0)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    #expect(Set(object.keys) == ["steps", "state", "tree", "warnings"])
+    #expect((object["state"] as? [String: Any])?["count"] as? Int == 1)
+    #expect((object["warnings"] as? [String])?.first?.contains("unknown unit type 'video'") == true)
+    #expect(result.stderr.contains("warning: payload section 2, unit 3"))
+  }
+
+  @Test("exit codes: 1 for a script error with file:line, 2 for usage errors listing ids")
+  func exitCodes() throws {
+    let script = try runCLI(["run", "Tests/SendingStateLuaTests/Fixtures/screens/callback_error.lua", "--send", "tap b"])
+    #expect(script.status == 1)
+    #expect(script.stderr.contains("callback_error.lua:8: in event 'touchUpInside' on 'b': attempt to index a nil value"))
+    let unknown = try runCLI(["run", "examples/counter/counter.lua", "--send", "tap plu"])
+    #expect(unknown.status == 2)
+    #expect(unknown.stderr.contains("no view with id 'plu' (ids: buttons, count, minus, plus, root, title, version)"))
+    #expect(try runCLI(["run", "examples/counter/counter.lua", "--send", "jump"]).status == 2)
+    #expect(try runCLI(["run", "missing.lua"]).status == 2)
+    #expect(try runCLI(["run", "examples/counter/counter.lua", "--state", "{not json"]).status == 2)
+  }
+
+  @Test("--events reads a file; --state takes JSON or @FILE; --svg draws the screen")
+  func eventsStateSVG() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let events = folder.appendingPathComponent("events.txt").path
+    try "# two taps\ntap plus\n\ntap plus\n".write(toFile: events, atomically: true, encoding: .utf8)
+    let state = folder.appendingPathComponent("state.json").path
+    try #"{"title":"Tea","count":10}"#.write(toFile: state, atomically: true, encoding: .utf8)
+    let svg = folder.appendingPathComponent("screen.svg").path
+    let result = try runCLI([
+      "run", "examples/counter/counter.lua", "--events", events, "--state", "@" + state, "--svg", svg, "--format", "json",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains(#""state":{"count":12,"title":"Tea"}"#))
+    #expect(try String(contentsOfFile: svg, encoding: .utf8).contains(">label#count: 12</text>"))
+    let inline = try runCLI(["run", "examples/counter/counter.lua", "--state", #"{"title":"X","count":5}"#])
+    #expect(inline.stdout.contains("label#count text=\"5\""))
+  }
+
+  @Test("repl works with piped stdin")
+  func replPiped() throws {
+    let result = try runCLI(["repl", "examples/counter/counter.lua"], input: "tap plus\nstate\nactions\ntap nope\nquit\n")
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("count: 1 → 2"))
+    #expect(result.stdout.contains(#"{"count":2,"title":"Product"}"#))
+    #expect(result.stdout.contains("1. increment"))
+    #expect(result.stderr.contains("no view with id 'nope'"))
+  }
+
+  @Test("--watch reloads a rewritten script keeping the state, and survives a broken one")
+  func watch() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-watch-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("counter.lua").path
+    let source = try String(contentsOfFile: repoPath("examples/counter/counter.lua"), encoding: .utf8)
+    try source.write(toFile: path, atomically: true, encoding: .utf8)
+
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binaryPath)
+    process.arguments = ["run", path, "--send", "tap plus", "--watch"]
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    let stdout = PipeCollector(out)
+    let stderr = PipeCollector(err)
+    try process.run()
+    defer { if process.isRunning { process.terminate() } }
+    #expect(stdout.wait { $0.contains("watching") })
+
+    Thread.sleep(forTimeInterval: 1.1)  // file times have 1 s resolution on some file systems
+    try source.replacingOccurrences(of: "title = \"-\"", with: "title = \"minus\"")
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    #expect(stdout.wait { $0.contains("reloaded") && $0.contains("button#minus title=\"minus\"") })
+    #expect(stdout.text.components(separatedBy: "label#count text=\"2\"").count >= 3)  // state kept
+
+    Thread.sleep(forTimeInterval: 1.1)
+    try "return {".write(toFile: path, atomically: true, encoding: .utf8)
+    #expect(stderr.wait { $0.contains("reload failed, keeping the previous version") })
+    #expect(process.isRunning)
+  }
+
+  @Test("test runs the example specs; check and stubs work")
+  func testCheckStubs() throws {
+    let specs = try runCLI(["test", "examples"])
+    #expect(specs.status == 0, "\(specs.stdout)")
+    #expect(specs.stdout.split(separator: "\n").last?.hasSuffix("passed, 0 failed") == true)
+    let failing = try runCLI(["test", "Tests/SendingStateToolsTests/Fixtures/failing_spec.lua"])
+    #expect(failing.status == 1)
+    #expect(failing.stdout.hasSuffix("2 passed, 1 failed, 1 skipped\n"))
+    #expect(try runCLI(["check", "examples"]).status == 0)
+    #expect(try runCLI(["check", "Tests/SendingStateToolsTests/Fixtures/broken_screen.lua"]).status == 1)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-stubs-\(UUID().uuidString)/types")
+    defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+    #expect(try runCLI(["stubs", "--out", folder.path]).status == 0)
+    let written = try String(contentsOf: folder.appendingPathComponent("sendingstate.d.lua"), encoding: .utf8)
+    #expect(written == (try String(contentsOfFile: repoPath("types/sendingstate.d.lua"), encoding: .utf8)))
+  }
+
+  @Test("every subcommand's --help shows an example (and the EVENT grammar where events apply)")
+  func help() throws {
+    for command in ["run", "test", "check", "repl", "stubs"] {
+      let help = try runCLI([command, "--help"])
+      #expect(help.status == 0)
+      #expect(help.stdout.contains("Example"), "\(command)")
+    }
+    for command in ["run", "repl"] {
+      #expect(try runCLI([command, "--help"]).stdout.contains("row LISTID INDEX EVENT"), "\(command)")
+    }
+  }
+}
