@@ -113,10 +113,14 @@ public final class SpecRunner {
     }
     let prims = makePrimitives(runtime, specFolder: folder)
     let module = runtime.makeValue(["version": .string(LuaScreen.apiVersion)])
-    module.setField("open", to: runtime.makeFunction("open") { [unowned self] call in
+    // NB: Lua keeps this closure; capturing the runtime or references strongly would be a
+    // Swift↔Lua cycle that keeps the whole state alive.
+    module.setField("open", to: runtime.makeFunction("open") { [unowned self, weak driver, weak prims] call in
       try MainActor.assumeIsolated {
+        guard let driver, let prims else { throw ScriptError(kind: .runtime, message: "ss.open after the spec ended") }
         let handle = try self.open(call, specFolder: folder)
-        let made = try runtime.callReturningReferences(driver, with: [prims, runtime.makeValue(.integer(handle))], context: "ss.open")
+        let made = try call.runtime.callReturningReferences(
+          driver, with: [prims, call.runtime.makeValue(.integer(handle))], context: "ss.open")
         call.push(made[0])
         return 1
       }

@@ -6,12 +6,22 @@ final class PipeCollector: @unchecked Sendable {
   private let lock = NSLock()
   private var data = Data()
   init(_ pipe: Pipe) {
+    self.pipe = pipe
     pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
       let chunk = handle.availableData
       self?.lock.withLock { self?.data.append(chunk) }
     }
   }
+  private let pipe: Pipe
   var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+
+  /// After the writer exited: stops the handler and reads what is left.
+  func finish() -> String {
+    pipe.fileHandleForReading.readabilityHandler = nil
+    let rest = pipe.fileHandleForReading.readDataToEndOfFile()
+    lock.withLock { data.append(rest) }
+    return text
+  }
 
   /// Waits (bounded) until `condition` holds for the text so far.
   func wait(timeout: TimeInterval = 10, until condition: (String) -> Bool) -> Bool {

@@ -25,6 +25,9 @@ struct RunResult {
 }
 
 /// Runs `sendingstate` with `arguments` (from the repository root), feeding `input` to stdin.
+///
+/// Both pipes are drained while the process runs, so a child that writes a lot to one of them
+/// (a long report, a sanitizer's summary) cannot block.
 func runCLI(_ arguments: [String], input: String? = nil) throws -> RunResult {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: binaryPath)
@@ -36,13 +39,11 @@ func runCLI(_ arguments: [String], input: String? = nil) throws -> RunResult {
   process.standardOutput = out
   process.standardError = err
   process.standardInput = stdin
+  let stdout = PipeCollector(out)
+  let stderr = PipeCollector(err)
   try process.run()
   if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
   try stdin.fileHandleForWriting.close()
-  let outData = out.fileHandleForReading.readDataToEndOfFile()
-  let errData = err.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
-  return RunResult(
-    status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-    stderr: String(decoding: errData, as: UTF8.self))
+  return RunResult(status: process.terminationStatus, stdout: stdout.finish(), stderr: stderr.finish())
 }

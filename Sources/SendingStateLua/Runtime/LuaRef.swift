@@ -11,13 +11,38 @@ import CLuaShim
 /// try runtime.call(chunk)                                            // [.integer(42)]
 /// ```
 public final class LuaRef {
-  /// The runtime the value lives in.
-  public let runtime: LuaRuntime
+  private let retainedRuntime: LuaRuntime?
+  private weak var weakRuntime: LuaRuntime?
   let reference: Int32
 
   init(runtime: LuaRuntime, reference: Int32) {
-    self.runtime = runtime
+    self.retainedRuntime = runtime
     self.reference = reference
+  }
+
+  private init(weakly runtime: LuaRuntime, reference: Int32) {
+    self.retainedRuntime = nil
+    self.weakRuntime = runtime
+    self.reference = reference
+  }
+
+  /// The runtime the value lives in.
+  public var runtime: LuaRuntime {
+    guard let runtime = retainedRuntime ?? weakRuntime else {
+      preconditionFailure("a LuaRef was used after its runtime was released")
+    }
+    return runtime
+  }
+
+  /// Another reference to the same value that does **not** retain the runtime.
+  ///
+  /// NB: for objects that Lua itself keeps alive (views held by userdata): a retaining reference
+  /// there would be a cycle — state → userdata → view → reference → runtime → state — and the
+  /// whole state would never be freed. Use only while something else keeps the runtime alive.
+  func unretainingRuntime() -> LuaRef {
+    let stack = runtime.stack
+    stack.push(reference: reference)
+    return LuaRef(weakly: runtime, reference: stack.ref())
   }
 
   /// Lua's type name of the referenced value.
@@ -74,6 +99,7 @@ public final class LuaRef {
   }
 
   deinit {
-    runtime.stack.unref(reference)
+    // A non-retaining reference may outlive its runtime; the state (and the slot) are gone then.
+    (retainedRuntime ?? weakRuntime)?.stack.unref(reference)
   }
 }

@@ -54,6 +54,11 @@ extension LuaRuntime {
 
   /// A reference to a new Lua function that runs `body`.
   ///
+  /// Lua keeps `body` alive as long as the function is reachable, so `body` must not capture
+  /// this runtime or a ``LuaRef`` strongly (a reference retains its runtime: that would be a
+  /// cycle keeping the whole state alive). Use ``LuaCall/runtime`` and capture references
+  /// `weak`.
+  ///
   /// ```swift
   /// let double = runtime.makeFunction("double") { call in
   ///   call.push(.integer(try call.integer(1) * 2)); return 1

@@ -383,8 +383,9 @@ public final class LuaScreen {
     }
     host.addSubview(content)
     host.viewsByID = try bridge.collectIDs(in: content, owner: label, chunk: path)
-    host.views = try bridge.viewsTable(host.viewsByID, owner: label)
-    host.configure = module.field("configure")
+    // Units are kept alive by Lua (through the sections' userdata): no runtime-retaining refs.
+    host.views = try bridge.viewsTable(host.viewsByID, owner: label).unretainingRuntime()
+    host.configure = module.field("configure")?.unretainingRuntime()
     if let events = module.field("events"), let views = host.views {
       try gate.closed("views are read-only in events (declare mappings with on(); views change in configure)") {
         let on = makeOnFunction { [unowned host] registration in host.registrations.append(registration) }
@@ -469,7 +470,8 @@ public final class LuaScreen {
       }
       row.addSubview(content)
       row.viewsByID = try bridge.collectIDs(in: content, owner: label, chunk: path)
-      row.views = try bridge.viewsTable(row.viewsByID, owner: label)
+      // Rows are kept alive by Lua (through the list's userdata): no runtime-retaining refs.
+      row.views = try bridge.viewsTable(row.viewsByID, owner: label).unretainingRuntime()
       if let events = binding.rowEvents, let views = row.views {
         try gate.closed("views are read-only in events (declare mappings with on(); views change in configure)") {
           let on = makeOnFunction { [unowned row] registration in row.registrations.append(registration) }

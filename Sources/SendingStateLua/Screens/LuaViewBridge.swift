@@ -127,6 +127,9 @@ public final class LuaViewBridge {
 }
 
 /// One `on(sender, event, fn)` registration made by a script.
+///
+/// NB: registrations live on views (rows, units) that Lua keeps alive, so `callback` does not
+/// retain the runtime (see ``LuaRef/unretainingRuntime()``).
 struct LuaEventRegistration {
   let sender: View
   let senderName: String
@@ -149,7 +152,8 @@ extension LuaViewBridge {
         }
         register(
           LuaEventRegistration(
-            sender: sender, senderName: sender.id ?? sender.kind, event: event, eventName: eventName, callback: call.reference(3)))
+            sender: sender, senderName: sender.id ?? sender.kind, event: event, eventName: eventName,
+            callback: call.reference(3).unretainingRuntime()))
         return 0
       }
     }

@@ -63,3 +63,25 @@ struct ProductsExampleTests {
     #expect(throws: ScreenUsageError.notAList("title")) { try screen.row("title", 1) }
   }
 }
+
+@Suite("Screens release their Lua state")
+@MainActor
+struct ScreenLifetimeTests {
+  @Test("a dropped screen frees its runtime, also with list rows and server-driven units", arguments: [
+    "products/products.lua", "shop/shop.lua", "counter/counter.lua",
+  ])
+  func runtimeIsReleased(example: String) async throws {
+    weak var runtime: LuaRuntime?
+    weak var root: View?
+    do {
+      let payload = try await ServerPayload.load(from: examplePath("shop/payload.json"))
+      let screen = try LuaScreen(path: examplePath(example), options: .init(data: payload))
+      runtime = screen.runtime
+      root = screen.root
+      if example.hasPrefix("products") { try screen.row("items", 2).set("favorite", true) }
+      if example.hasPrefix("shop") { try screen.tap("matcha.add") }
+    }
+    #expect(runtime == nil)
+    #expect(root == nil)
+  }
+}
