@@ -34,6 +34,9 @@ extension SendingStateCommand {
     @Option(help: "Write an SVG picture of the final screen to this file.")
     var svg: String?
 
+    @Option(help: "Write a PNG picture of the final screen to this file.")
+    var png: String?
+
     @Flag(help: "Keep running: reload the script when a .lua file beside it changes, keeping the state.")
     var watch = false
 
@@ -54,6 +57,7 @@ extension SendingStateCommand {
         }
         if format == .json { emit(session.json()) }
         if let svg { try SVGRenderer.write(session.screen.root.renderTree(), to: svg) }
+        if let png { try PNGRenderer.write(session.screen.root.renderTree(), to: png) }
         if watch { try await Watcher.watch(session: session, printTree: true) }
       } catch {
         fail(error)

@@ -73,7 +73,7 @@ struct CLIEndToEndTests {
     #expect(try runCLI(["run", "examples/counter/counter.lua", "--state", "{not json"]).status == 2)
   }
 
-  @Test("--events reads a file; --state takes JSON or @FILE; --svg draws the screen")
+  @Test("--events reads a file; --state takes JSON or @FILE; --svg and --png draw the screen")
   func eventsStateSVG() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-cli-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -83,12 +83,15 @@ struct CLIEndToEndTests {
     let state = folder.appendingPathComponent("state.json").path
     try #"{"title":"Tea","count":10}"#.write(toFile: state, atomically: true, encoding: .utf8)
     let svg = folder.appendingPathComponent("screen.svg").path
+    let png = folder.appendingPathComponent("screen.png").path
     let result = try runCLI([
-      "run", "examples/counter/counter.lua", "--events", events, "--state", "@" + state, "--svg", svg, "--format", "json",
+      "run", "examples/counter/counter.lua", "--events", events, "--state", "@" + state, "--svg", svg, "--png", png,
+      "--format", "json",
     ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains(#""state":{"count":12,"title":"Tea"}"#))
     #expect(try String(contentsOfFile: svg, encoding: .utf8).contains(">label#count: 12</text>"))
+    #expect(FileManager.default.contents(atPath: png)?.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
     let inline = try runCLI(["run", "examples/counter/counter.lua", "--state", #"{"title":"X","count":5}"#])
     #expect(inline.stdout.contains("label#count text=\"5\""))
   }

@@ -72,15 +72,6 @@ struct ToolsTests {
     #expect(throws: ToolError.self) { try Checker.check(paths: ["no/such/folder"]) }
   }
 
-  @Test("SVG pictures show every node")
-  func svg() throws {
-    let session = try ScreenSession(path: repoPath("examples/counter/counter.lua"))
-    let svg = SVGRenderer.svg(session.screen.root.renderTree())
-    #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
-    #expect(svg.contains(">label#count: 1</text>"))
-    #expect(svg.contains(">button#plus: +</text>"))
-    #expect(svg.components(separatedBy: "<rect").count - 2 == session.screen.root.allViews.count)
-  }
 }
 
 @Suite("The spec runner")
