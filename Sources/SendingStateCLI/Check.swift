@@ -26,7 +26,7 @@ extension SendingStateCommand {
       do {
         problems = try Checker.check(paths: paths)
       } catch {
-        fail(error)
+        throw failure(error)
       }
       for problem in problems { emit(problem.description) }
       let scripts = (try? Checker.scripts(in: paths).count) ?? 0

@@ -28,7 +28,7 @@ extension SendingStateCommand {
       do {
         session = try ScreenSession(path: screen.screen, options: try await screen.screenOptions())
       } catch {
-        fail(error)
+        throw failure(error)
       }
       let repl = SendingStateTools.Repl(session: session)
       let interactive = isatty(0) != 0

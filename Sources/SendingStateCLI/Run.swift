@@ -60,7 +60,7 @@ extension SendingStateCommand {
         if let png { try PNGRenderer.write(session.screen.root.renderTree(), to: png) }
         if watch { try await Watcher.watch(session: session, printTree: true) }
       } catch {
-        fail(error)
+        throw failure(error)
       }
     }
   }

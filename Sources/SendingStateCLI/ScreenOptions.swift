@@ -48,11 +48,13 @@ struct ScreenOptions: ParsableArguments {
   }
 }
 
-/// Prints a tool error to stderr and exits with its code.
-func fail(_ error: any Error) -> Never {
+/// Prints a tool error to stderr and returns the exit to throw (so everything unwinds and is
+/// released before the process exits).
+func failure(_ error: any Error) -> ExitCode {
+  if let exit = error as? ExitCode { return exit }
   let toolError = ToolError.from(error)
   FileHandle.standardError.write(Data(("error: " + toolError.description + "\n").utf8))
-  exit(toolError.exitCode)
+  return ExitCode(toolError.exitCode)
 }
 
 /// Writes a line to standard output at once (unbuffered, so pipes see it immediately).

@@ -25,7 +25,7 @@ extension SendingStateCommand {
       do {
         try StubGenerator.write(to: out)
       } catch {
-        fail(error)
+        throw failure(error)
       }
       emit("wrote \(out)/sendingstate.d.lua and .luarc.json")
     }

@@ -31,7 +31,7 @@ extension SendingStateCommand {
       do {
         try runner.run(paths: paths)
       } catch {
-        fail(error)
+        throw failure(error)
       }
       emit(runner.summaryLine)
       if runner.summary.failed > 0 { throw ExitCode(1) }

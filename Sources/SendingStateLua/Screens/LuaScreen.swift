@@ -241,6 +241,7 @@ public final class LuaScreen {
       for (id, view) in unit.viewsByID { viewsByID["\(unit.id ?? "unit").\(id)"] = view }
     }
     host.addSubview(rootView)
+    bridge.attached(rootView)
 
     // Events declare sender → event → callback; views and state are off limits here.
     if let events {
@@ -270,7 +271,7 @@ public final class LuaScreen {
     guard call.typeName(1) == "table" else {
       throw ScriptError(kind: .typeMismatch, message: "ui.\(kind) takes a table ({ id = …, properties…, children… }), got \(call.typeName(1))")
     }
-    guard let view = kind == "sections" ? SectionsView() : ScreenViewTypes.make(kind), let type = bridge.objectType(kind) else {
+    guard let view = kind == "sections" ? SectionsView() : ScreenViewTypes.make(kind) else {
       throw ScriptError(kind: .runtime, message: "unknown view kind '\(kind)'")
     }
     let L = call.stack.L
@@ -307,13 +308,13 @@ public final class LuaScreen {
         // Applied after the bounds (min, max, segments), whatever the table's order.
         deferred.append((key, call.reference(Int(valueIndex))))
       } else {
-        try type.set(key, of: view, from: LuaValueReader(stack: call.stack, index: valueIndex, path: LuaPath(root: "ui.\(kind).\(key)")))
+        try bridge.set(key, of: view, from: LuaValueReader(stack: call.stack, index: valueIndex, path: LuaPath(root: "ui.\(kind).\(key)")))
       }
     }
     for (key, value) in deferred {
       call.stack.push(reference: value.reference)
       defer { call.stack.pop() }
-      try type.set(key, of: view, from: LuaValueReader(stack: call.stack, index: call.stack.top, path: LuaPath(root: "ui.\(kind).\(key)")))
+      try bridge.set(key, of: view, from: LuaValueReader(stack: call.stack, index: call.stack.top, path: LuaPath(root: "ui.\(kind).\(key)")))
     }
     for position in children.keys.sorted() {
       view.addSubview(children[position]!)
@@ -334,6 +335,7 @@ public final class LuaScreen {
         self.makeRow(for: binding)
       }
     }
+    bridge.keepUntilAttached(view)
     call.push(reference(for: view))
     return 1
   }
@@ -382,6 +384,7 @@ public final class LuaScreen {
       throw ScriptError(kind: .runtime, message: "a unit's layout must return a view built with ui.<kind>{…}", context: label)
     }
     host.addSubview(content)
+    bridge.attached(content)
     host.viewsByID = try bridge.collectIDs(in: content, owner: label, chunk: path)
     // Units are kept alive by Lua (through the sections' userdata): no runtime-retaining refs.
     host.views = try bridge.viewsTable(host.viewsByID, owner: label).unretainingRuntime()
@@ -469,6 +472,7 @@ public final class LuaScreen {
         throw ScriptError(kind: .runtime, message: "row must return a view built with ui.<kind>{…}", context: label)
       }
       row.addSubview(content)
+      bridge.attached(content)
       row.viewsByID = try bridge.collectIDs(in: content, owner: label, chunk: path)
       // Rows are kept alive by Lua (through the list's userdata): no runtime-retaining refs.
       row.views = try bridge.viewsTable(row.viewsByID, owner: label).unretainingRuntime()

@@ -20,9 +20,11 @@ public final class LuaViewBridge {
   private var readonlyFunction: LuaRef
   private var viewsFunction: LuaRef
   private var configureWrapper: LuaRef
-  private var viewTypes: [String: LuaObjectType<View>] = [:]
+  private var viewTypes: [String: LuaObjectType<ViewHandle>] = [:]
   private var viewTags: Set<UInt32> = []
-  private var viewRefs: [ObjectIdentifier: LuaRef] = [:]
+  private var viewRefs: [ObjectIdentifier: (view: WeakView, reference: LuaRef)] = [:]
+  /// Views built by scripts that are not attached to a tree yet (userdata do not own views).
+  private var unattached: [View] = []
   /// The method names of the last store proxy made, as installed.
   var installedStoreMethods: [String] = []
 
@@ -44,16 +46,35 @@ public final class LuaViewBridge {
     }
   }
 
-  /// The object type of a view kind.
-  func objectType(_ kind: String) -> LuaObjectType<View>? { viewTypes[kind] }
+  /// Sets property `name` of `view` from the value a reader points at (builders use it).
+  func set(_ name: String, of view: View, from reader: LuaValueReader) throws {
+    guard let type = viewTypes[view.kind] ?? viewTypes["view"] else { return }
+    try type.set(name, of: ViewHandle(view), from: reader)
+  }
 
   /// The userdata of `view` (one per view, so identity comparisons work in Lua).
+  ///
+  /// The userdata refers to the view weakly: Swift owns views.
   func reference(for view: View) -> LuaRef {
-    if let existing = viewRefs[ObjectIdentifier(view)] { return existing }
+    let key = ObjectIdentifier(view)
+    if let existing = viewRefs[key], existing.view.view === view { return existing.reference }
+    if viewRefs.count > 64 { viewRefs = viewRefs.filter { $0.value.view.view != nil } }
     let type = viewTypes[view.kind] ?? viewTypes["view"]!
-    let made = runtime.makeObject(view, as: type)
-    viewRefs[ObjectIdentifier(view)] = made
+    let made = runtime.makeObject(ViewHandle(view), as: type)
+    viewRefs[key] = (WeakView(view: view), made)
     return made
+  }
+
+  /// Keeps a view a script just built alive until ``attached()`` (it belongs to no tree yet).
+  func keepUntilAttached(_ view: View) {
+    unattached.append(view)
+  }
+
+  /// The views of `tree` are attached now (owned by their parents); stop keeping them. Views
+  /// built elsewhere (e.g. siblings still waiting for their parent) stay kept.
+  func attached(_ tree: View) {
+    let owned = Set(tree.allViews.map(ObjectIdentifier.init))
+    unattached.removeAll { owned.contains(ObjectIdentifier($0)) }
   }
 
   /// The view a userdata reference holds, if it is one of ours.
@@ -69,7 +90,7 @@ public final class LuaViewBridge {
     guard let object = sslua_to_object(runtime.L, index, 0), viewTags.contains(object.pointee.tag),
       let pointer = object.pointee.object
     else { return nil }
-    return Unmanaged<View>.fromOpaque(pointer).takeUnretainedValue()
+    return Unmanaged<ViewHandle>.fromOpaque(pointer).takeUnretainedValue().view
   }
 
   /// The views under `root` by id (the insides of list rows and units excluded); duplicates are errors.

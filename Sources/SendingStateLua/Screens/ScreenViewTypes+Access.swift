@@ -139,17 +139,21 @@ extension ScreenViewTypes {
     }
   }
 
-  /// A Lua object type for `kind` whose properties go through the screen's write gate.
-  static func objectType(for kind: String) -> LuaObjectType<View> {
-    let type = LuaObjectType<View>(kind)
+  /// A Lua object type for `kind` whose properties go through the bridge's write gate.
+  ///
+  /// The userdata holds a ``ViewHandle`` (a weak reference): Swift owns views, Lua refers to
+  /// them. Touching a view that was released is an error.
+  static func objectType(for kind: String) -> LuaObjectType<ViewHandle> {
+    let type = LuaObjectType<ViewHandle>(kind)
     for property in properties(of: kind) {
       let name = property.name
-      var write: LuaObjectType<View>.Setter?
+      var write: LuaObjectType<ViewHandle>.Setter?
       if property.writable {
-        write = { view, reader in
+        write = { handle, reader in
           let value = try reader.value()
           let bridge = reader.runtime?.owner as? LuaViewBridge
           try MainActor.assumeIsolated {
+            let view = try handle.resolve()
             let apply = try setter(view, name, value)
             guard let bridge else { throw ScriptError(kind: .runtime, message: "views can only be written through a view bridge") }
             try bridge.gate.write(view, name, value, apply: apply)
@@ -158,12 +162,36 @@ extension ScreenViewTypes {
       }
       type.property(
         name,
-        get: { view, out in
+        get: { handle, out in
           let bridge = out.runtime?.owner as? LuaViewBridge
-          let value = MainActor.assumeIsolated { bridge?.gate.pending(view, name) ?? get(view, name) }
+          let value = try MainActor.assumeIsolated {
+            let view = try handle.resolve()
+            return bridge?.gate.pending(view, name) ?? get(view, name)
+          }
           out.push(value)
         }, set: write)
     }
     return type
+  }
+}
+
+/// What a view userdata holds: a weak reference to the view (Swift owns views).
+final class ViewHandle: @unchecked Sendable {
+  weak var view: View?
+  let kind: String
+
+  @MainActor
+  init(_ view: View) {
+    self.view = view
+    self.kind = view.kind
+  }
+
+  /// The view, or an error when it has been released.
+  @MainActor
+  func resolve() throws -> View {
+    guard let view else {
+      throw ScriptError(kind: .runtime, message: "this \(kind) no longer exists (its view was released)")
+    }
+    return view
   }
 }

@@ -70,3 +70,31 @@ struct ServerPayloadHTTPTests {
     }
   }
 }
+
+@Suite("Views are owned by Swift; Lua refers to them")
+@MainActor
+struct ViewOwnershipTests {
+  @Test("views built before server-driven units survive until their parent takes them")
+  func siblingsOfUnitsSurvive() throws {
+    let payload = try ServerPayload(value: [[["unitType": "note"]]])
+    let screen = try LuaScreen(path: screenFixture("units_first.lua"), options: .init(data: payload))
+    #expect((try screen.view("before") as? Label)?.text == "still here")
+    #expect((try screen.view("note1.text") as? Label)?.text == "unit")
+    #expect((try screen.view("after") as? Label)?.text == "last")
+  }
+
+  @Test("a Lua configurer does not keep the Swift views it configured alive")
+  func rolesDoNotRetainViews() throws {
+    let bridge = try LuaViewBridge(runtime: try LuaRuntime())
+    let script = try LuaConfigurer<LuaValue>(path: screenFixture("../roles/value_configure.lua"), bridge: bridge, coding: .codable)
+    weak var released: StackView?
+    do {
+      let view = StackView(id: "card")
+      view.addSubview(Label(id: "title"))
+      try script.configure(view, with: ["title": "x"])
+      #expect((view.subviews.first as? Label)?.text == "x")
+      released = view
+    }
+    #expect(released == nil)
+  }
+}
