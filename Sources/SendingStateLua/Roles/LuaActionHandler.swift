@@ -31,8 +31,7 @@ where Binder.Input == State {
   public weak var binder: Binder?
   let function: LuaRef
   private var storeProxy: LuaRef?
-  private var queue: [LuaValue] = []
-  private var isHandling = false
+  private let queue = ActionQueue()
 
   /// The last error `handle(action:)` swallowed.
   public private(set) var lastError: ScriptError?
@@ -44,13 +43,7 @@ where Binder.Input == State {
     self.bridge = bridge
     self.store = store
     self.binder = binder
-    let results = try bridge.runtime.callReturningReferences(try bridge.runtime.loadFile(path), with: [], context: "loading \(path)")
-    guard let function = results.first, function.typeName == "function" else {
-      throw ScriptError(
-        kind: .runtime, message: "a handler script must return function(action, store) (got \(results.first?.typeName ?? "nothing"))",
-        chunk: path)
-    }
-    self.function = function
+    self.function = try bridge.loadFunction(path, shape: "function(action, store)")
   }
 
   /// Handles `action` (the core calls this); errors go to ``lastError`` and ``onError``.
@@ -76,20 +69,10 @@ where Binder.Input == State {
   }
 
   private func enqueue(_ action: LuaValue) throws {
-    queue.append(action)
-    guard !isHandling else { return }
-    isHandling = true
-    defer { isHandling = false }
-    while !queue.isEmpty {
-      let next = queue.removeFirst()
-      do {
-        let type = next["type"].stringValue.map { " (action '\($0)')" } ?? ""
-        _ = try bridge.runtime.callReturningReferences(
-          function, with: [bridge.runtime.makeValue(next), try storeReference()], context: "handle\(type)")
-      } catch {
-        queue.removeAll()
-        throw error
-      }
+    try queue.run(action) { next in
+      let type = next["type"].stringValue.map { " (action '\($0)')" } ?? ""
+      _ = try bridge.runtime.callReturningReferences(
+        function, with: [bridge.runtime.makeValue(next), try storeReference()], context: "handle\(type)")
     }
   }
 

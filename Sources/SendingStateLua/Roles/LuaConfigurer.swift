@@ -41,13 +41,7 @@ public final class LuaConfigurer<Model> {
     self.bridge = bridge
     self.coding = coding
     self.name = path
-    let results = try bridge.runtime.callReturningReferences(try bridge.runtime.loadFile(path), with: [], context: "loading \(path)")
-    guard let function = results.first, function.typeName == "function" else {
-      throw ScriptError(
-        kind: .runtime, message: "a configurer script must return function(view, model) (got \(results.first?.typeName ?? "nothing"))",
-        chunk: path)
-    }
-    self.function = function
+    self.function = try bridge.loadFunction(path, shape: "function(view, model)")
   }
 
   /// Runs the script on `view` with `model`; throws its error (nothing is written then).

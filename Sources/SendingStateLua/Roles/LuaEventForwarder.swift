@@ -33,13 +33,7 @@ public final class LuaEventForwarder<State, Action: Decodable> {
   public init(path: String, bridge: LuaViewBridge, coding: LuaModelCoding<State>) throws {
     self.bridge = bridge
     self.coding = coding
-    let results = try bridge.runtime.callReturningReferences(try bridge.runtime.loadFile(path), with: [], context: "loading \(path)")
-    guard let function = results.first, function.typeName == "function" else {
-      throw ScriptError(
-        kind: .runtime, message: "an event script must return function(view, on) (got \(results.first?.typeName ?? "nothing"))",
-        chunk: path)
-    }
-    self.function = function
+    self.function = try bridge.loadFunction(path, shape: "function(view, on)")
   }
 
   /// The forwarding tree of `view`; the script declares it once per view instance.

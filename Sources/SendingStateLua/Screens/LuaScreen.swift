@@ -109,8 +109,7 @@ public final class LuaScreen {
   private(set) var viewsByID: [String: View] = [:]
   private var bindings: [ObjectIdentifier: LuaListBinding] = [:]
   private var preparedWrites: [ViewWriteGate.Write]?
-  private var queue: [LuaValue] = []
-  private var isHandling = false
+  private let queue = ActionQueue()
   /// The first script error of the current interaction (callbacks cannot throw through the core).
   private var pendingError: ScriptError?
   private lazy var handler = LuaScreenHandler(screen: self)
@@ -377,24 +376,37 @@ public final class LuaScreen {
   }
 
   private func buildUnit(_ host: LuaUnitHost, module: LuaRef) throws {
-    let label = "unit '\(host.id ?? "")' (\(host.unit.unitType))"
     guard let layout = module.field("layout") else { return }
-    let built = try gate.direct { try runtime.callReturningReferences(layout, with: [uiTable], context: label + " layout") }
+    let label = "unit '\(host.id ?? "")' (\(host.unit.unitType))"
+    (host.viewsByID, host.views) = try buildContent(
+      into: host, builder: layout, events: module.field("events"), label: label
+    ) { [unowned host] registration in host.registrations.append(registration) }
+    host.configure = module.field("configure")?.unretainingRuntime()
+  }
+
+  /// Builds the content of a row or a unit: runs its builder, attaches the view, collects its
+  /// ids, makes its `view` table and runs its `events`.
+  ///
+  /// NB: rows and units are kept alive through their list's or sections' userdata, so the views
+  /// table does not retain the runtime.
+  private func buildContent(
+    into host: View, builder: LuaRef, events: LuaRef?, label: String,
+    register: @escaping (LuaEventRegistration) -> Void
+  ) throws -> ([String: View], LuaRef) {
+    let built = try gate.direct { try runtime.callReturningReferences(builder, with: [uiTable], context: label + " layout") }
     guard let ref = built.first, let content = view(for: ref) else {
-      throw ScriptError(kind: .runtime, message: "a unit's layout must return a view built with ui.<kind>{…}", context: label)
+      throw ScriptError(kind: .runtime, message: "\(label): layout must return a view built with ui.<kind>{…}")
     }
     host.addSubview(content)
     bridge.attached(content)
-    host.viewsByID = try bridge.collectIDs(in: content, owner: label, chunk: path)
-    // Units are kept alive by Lua (through the sections' userdata): no runtime-retaining refs.
-    host.views = try bridge.viewsTable(host.viewsByID, owner: label).unretainingRuntime()
-    host.configure = module.field("configure")?.unretainingRuntime()
-    if let events = module.field("events"), let views = host.views {
+    let viewsByID = try bridge.collectIDs(in: content, owner: label, chunk: path)
+    let views = try bridge.viewsTable(viewsByID, owner: label).unretainingRuntime()
+    if let events {
       try gate.closed("views are read-only in events (declare mappings with on(); views change in configure)") {
-        let on = makeOnFunction { [unowned host] registration in host.registrations.append(registration) }
-        _ = try runtime.callReturningReferences(events, with: [views, on], context: label + " events")
+        _ = try runtime.callReturningReferences(events, with: [views, makeOnFunction(register)], context: label + " events")
       }
     }
+    return (viewsByID, views)
   }
 
   // MARK: - Configure
@@ -467,21 +479,11 @@ public final class LuaScreen {
     row.binding = binding
     let label = "row of '\(binding.list.id ?? "list")'"
     do {
-      let built = try gate.direct { try runtime.callReturningReferences(binding.rowBuilder, with: [uiTable], context: label + " (row)") }
-      guard let ref = built.first, let content = view(for: ref) else {
-        throw ScriptError(kind: .runtime, message: "row must return a view built with ui.<kind>{…}", context: label)
-      }
-      row.addSubview(content)
-      bridge.attached(content)
-      row.viewsByID = try bridge.collectIDs(in: content, owner: label, chunk: path)
-      // Rows are kept alive by Lua (through the list's userdata): no runtime-retaining refs.
-      row.views = try bridge.viewsTable(row.viewsByID, owner: label).unretainingRuntime()
-      if let events = binding.rowEvents, let views = row.views {
-        try gate.closed("views are read-only in events (declare mappings with on(); views change in configure)") {
-          let on = makeOnFunction { [unowned row] registration in row.registrations.append(registration) }
-          _ = try runtime.callReturningReferences(events, with: [views, on], context: label + " (events)")
-        }
-      }
+      let (viewsByID, views) = try buildContent(
+        into: row, builder: binding.rowBuilder, events: binding.rowEvents, label: label
+      ) { [unowned row] registration in row.registrations.append(registration) }
+      row.viewsByID = viewsByID
+      row.views = views
     } catch {
       record(error)
     }
@@ -554,18 +556,10 @@ public final class LuaScreen {
   /// Queues `action`; handles the queue in order unless an action is being handled already.
   func dispatch(_ action: LuaValue) {
     actionLog.append(action)
-    queue.append(action)
-    guard !isHandling else { return }
-    isHandling = true
-    defer { isHandling = false }
-    while !queue.isEmpty {
-      let next = queue.removeFirst()
-      do {
-        try handle(next)
-      } catch {
-        record(error)
-        queue.removeAll()
-      }
+    do {
+      try queue.run(action, handle: handle)
+    } catch {
+      record(error)
     }
   }
 
@@ -725,7 +719,7 @@ public final class LuaScreen {
     effects.removeAll()
     host.ss.removeAllActionHandlers()
     host.registrations.removeAll()
-    queue.removeAll()
+    queue.clear()
   }
 }
 

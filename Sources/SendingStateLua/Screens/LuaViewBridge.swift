@@ -46,6 +46,18 @@ public final class LuaViewBridge {
     }
   }
 
+  /// Runs the script at `path`, which must return a function (the role scripts' shape).
+  ///
+  /// - Parameter shape: the expected signature, for the error (`"function(view, model)"`).
+  func loadFunction(_ path: String, shape: String) throws -> LuaRef {
+    let results = try runtime.callReturningReferences(try runtime.loadFile(path), with: [], context: "loading \(path)")
+    guard let function = results.first, function.typeName == "function" else {
+      throw ScriptError(
+        kind: .runtime, message: "the script must return \(shape) (got \(results.first?.typeName ?? "nothing"))", chunk: path)
+    }
+    return function
+  }
+
   /// Sets property `name` of `view` from the value a reader points at (builders use it).
   func set(_ name: String, of view: View, from reader: LuaValueReader) throws {
     guard let type = viewTypes[view.kind] ?? viewTypes["view"] else { return }
