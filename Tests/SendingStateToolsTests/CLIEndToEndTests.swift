@@ -125,7 +125,12 @@ struct CLIEndToEndTests {
     let stdout = PipeCollector(out)
     let stderr = PipeCollector(err)
     try process.run()
-    defer { if process.isRunning { process.terminate() } }
+    defer {
+      if process.isRunning { process.terminate() }
+      process.waitUntilExit()
+      _ = stdout.finish()
+      _ = stderr.finish()
+    }
     #expect(stdout.wait { $0.contains("watching") })
 
     Thread.sleep(forTimeInterval: 1.1)  // file times have 1 s resolution on some file systems
