@@ -60,6 +60,27 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
       self.edges = edges
     }
 
+    /// The gesture a mapping context method makes for `kind` with its default arguments.
+    ///
+    /// tap: 1 tap, 1 touch, `[.recognized]`; longPress: 0.5 s, 0 taps, 1 touch,
+    /// `[.began, .ended]`; swipe: `.right`, 1 touch, `[.recognized]`; pan, pinch, rotation:
+    /// `[.changed, .ended]`; screenEdge: `.left`, `[.recognized]`; hover: `[.changed]`.
+    ///
+    /// ```swift
+    /// SenderEvent.Gesture.standard(.longPress).minimumPressDuration   // 0.5
+    /// ```
+    public static func standard(_ kind: Kind) -> Gesture {
+      switch kind {
+      case .tap: Gesture(kind: .tap, states: [.recognized], numberOfTaps: 1, numberOfTouches: 1)
+      case .longPress:
+        Gesture(kind: .longPress, states: [.began, .ended], numberOfTaps: 0, numberOfTouches: 1, minimumPressDuration: 0.5)
+      case .swipe: Gesture(kind: .swipe, states: [.recognized], numberOfTouches: 1, direction: .right)
+      case .screenEdge: Gesture(kind: .screenEdge, states: [.recognized], edges: .left)
+      case .hover: Gesture(kind: .hover, states: [.changed])
+      default: Gesture(kind: kind, states: [.changed, .ended])
+      }
+    }
+
     /// `tap(taps: 2, touches: 1; recognized)` style, for diagnostics.
     public var description: String {
       var parts: [String] = []

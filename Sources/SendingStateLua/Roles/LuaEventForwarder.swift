@@ -45,17 +45,8 @@ public final class LuaEventForwarder<State, Action: Decodable> {
       report(error)
       list = []
     }
-    return SenderGroup {
-      for registration in list {
-        EventForwarder(registration.sender) { _, ctx in
-          switch registration.event {
-          case .control(let control):
-            ctx.control(control.value) { [weak self] (state: State) in self?.invoke(registration, state: state) ?? [] }
-          case .gesture(let gesture):
-            ctx.gesture(gesture) { [weak self] (state: State) in self?.invoke(registration, state: state) ?? [] }
-          }
-        }
-      }
+    return LuaViewBridge.forwardingTree(list) { [weak self] (registration: LuaEventRegistration, state: State) -> [Action] in
+      self?.invoke(registration, state: state) ?? []
     }
   }
 

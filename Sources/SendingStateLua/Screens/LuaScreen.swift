@@ -514,17 +514,8 @@ public final class LuaScreen {
 
   /// The forwarding tree of a set of registrations (state-aware: state read at event time).
   static func forwardingTree(for registrations: [EventRegistration], screen: LuaScreen?) -> any EventForwardable {
-    SenderGroup {
-      for registration in registrations {
-        EventForwarder(registration.sender) { _, ctx in
-          switch registration.event {
-          case .control(let control):
-            ctx.control(control.value) { [weak screen] (state: LuaValue) in screen?.invoke(registration, state: state) ?? [] }
-          case .gesture(let gesture):
-            ctx.gesture(gesture) { [weak screen] (state: LuaValue) in screen?.invoke(registration, state: state) ?? [] }
-          }
-        }
-      }
+    LuaViewBridge.forwardingTree(registrations) { [weak screen] (registration: EventRegistration, state: LuaValue) -> [LuaValue] in
+      screen?.invoke(registration, state: state) ?? []
     }
   }
 

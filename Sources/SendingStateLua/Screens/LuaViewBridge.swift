@@ -172,6 +172,25 @@ struct LuaEventRegistration {
 }
 
 extension LuaViewBridge {
+  /// The forwarding tree of script registrations: state-aware mappings that call `invoke` with
+  /// the sender's state at event time (screens pass ``LuaValue``; roles their Swift model).
+  static func forwardingTree<State, Action>(
+    _ registrations: [LuaEventRegistration], invoke: @escaping @MainActor (LuaEventRegistration, State) -> [Action]
+  ) -> any EventForwardable {
+    SenderGroup {
+      for registration in registrations {
+        EventForwarder(registration.sender) { _, ctx in
+          switch registration.event {
+          case .control(let control):
+            ctx.control(control.value) { (state: State) in invoke(registration, state) }
+          case .gesture(let gesture):
+            ctx.gesture(gesture) { (state: State) in invoke(registration, state) }
+          }
+        }
+      }
+    }
+  }
+
   /// The `on(sender, event, fn)` function scripts declare their mappings with.
   func makeOnFunction(_ register: @escaping (LuaEventRegistration) -> Void) -> LuaRef {
     runtime.makeFunction("on") { [unowned self] call in

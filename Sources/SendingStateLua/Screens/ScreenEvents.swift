@@ -4,18 +4,6 @@ import SendingStateHeadless
 
 /// Event names, gesture parameters and action shapes of the screen contract.
 enum ScreenEvents {
-  /// The gesture defaults of the core's mapping context, by kind name.
-  static func defaultGesture(_ kind: SenderEvent.Gesture.Kind) -> SenderEvent.Gesture {
-    switch kind {
-    case .tap: .init(kind: .tap, states: [.recognized], numberOfTaps: 1, numberOfTouches: 1)
-    case .longPress: .init(kind: .longPress, states: [.began, .ended], numberOfTaps: 0, numberOfTouches: 1, minimumPressDuration: 0.5)
-    case .swipe: .init(kind: .swipe, states: [.recognized], numberOfTouches: 1, direction: .right)
-    case .screenEdge: .init(kind: .screenEdge, states: [.recognized], edges: .left)
-    case .hover: .init(kind: .hover, states: [.changed])
-    default: .init(kind: kind, states: [.changed, .ended])
-    }
-  }
-
   static var eventNames: String {
     "control events: " + ControlEvents.named.map(\.name).joined(separator: ", ") + "; gestures: "
       + SenderEvent.Gesture.Kind.named.map(\.name).joined(separator: ", ")
@@ -36,7 +24,7 @@ enum ScreenEvents {
         return (.control(.init(control)), name)
       }
       if let kind = SenderEvent.Gesture.Kind(name: name) {
-        return (.gesture(defaultGesture(kind)), name)
+        return (.gesture(SenderEvent.Gesture.standard(kind)), name)
       }
       throw ScriptError(kind: .runtime, message: "unknown event '\(name)' (\(eventNames))")
     case .table(let table):
@@ -47,7 +35,7 @@ enum ScreenEvents {
         throw ScriptError(
           kind: .runtime, message: "an event table needs gesture = <name> or control = <name> (\(eventNames))")
       }
-      var gesture = defaultGesture(kind)
+      var gesture = SenderEvent.Gesture.standard(kind)
       for (key, value) in table.fields where key != "gesture" {
         func integer() throws -> Int {
           guard let number = value.intValue else { throw bad(key, "integer", value) }

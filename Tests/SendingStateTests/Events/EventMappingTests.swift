@@ -41,6 +41,16 @@ struct EventMappingTests {
     #expect(key(ctx.swipeGesture(direction: .left, numberOfTouches: 3) { [1] })?.direction == .left)
     #expect(key(ctx.screenEdgeGesture(edges: .right) { [1] })?.edges == .right)
     #expect(key(ctx.panGesture(minimumNumberOfTouches: 2) { [1] })?.numberOfTouches == 2)  // D-9
+
+    // Gesture.standard(kind) states the same defaults (the Lua host and tools use it).
+    let methods: [(SenderEvent.Gesture.Kind, SenderEventMappings<Int>)] = [
+      (.tap, ctx.tapGesture { [1] }), (.longPress, ctx.longPressGesture { [1] }), (.swipe, ctx.swipeGesture { [1] }),
+      (.pan, ctx.panGesture { [1] }), (.pinch, ctx.pinchGesture { [1] }), (.rotation, ctx.rotationGesture { [1] }),
+      (.screenEdge, ctx.screenEdgeGesture { [1] }), (.hover, ctx.hoverGesture { [1] }),
+    ]
+    for (kind, mappings) in methods {
+      #expect(key(mappings) == SenderEvent.Gesture.standard(kind), "\(kind)")
+    }
   }
 
   @Test("C38: Gesture equality covers every field; Control equality is by raw mask")
