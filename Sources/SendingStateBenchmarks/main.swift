@@ -4,6 +4,7 @@
 // median nanoseconds per operation and the ratios between cases, which are what we track
 // (absolute numbers vary ±20–30 % on a shared 2-core machine).
 import Foundation
+import SendingStateHeadless
 import SendingStateLua
 
 struct Product: Codable, LuaTableRepresentable {
@@ -42,6 +43,12 @@ let decoder = LuaValueDecoder(rootName: "state")
 let table = runtime.makeTable(model)
 let tableValue = try table.value()
 
+// A whole screen round trip: tap → event callback → handle → validated commit → configure.
+let counterPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent().appendingPathComponent("examples/counter/counter.lua").path
+let screen = try LuaScreen(path: counterPath, options: .init(limits: .init(memoryLimit: nil, instructionBudget: nil)))
+let plus = try screen.view("plus") as! Button
+
 let iterations = 20_000
 let rounds = 7
 var results: [String: [Double]] = [:]
@@ -54,6 +61,7 @@ let cases: [(String, () throws -> Void)] = [
   }),
   ("read table, Codable", { _ = try decoder.decode(Product.self, from: try table.value()) }),
   ("decode only, Codable", { _ = try decoder.decode(Product.self, from: tableValue) }),
+  ("screen tap round trip", { plus.simulateTap() }),
 ]
 // `SendingStateBenchmarks "case name" N` runs one case N times (for callgrind).
 if CommandLine.arguments.count == 3, let only = cases.first(where: { $0.0 == CommandLine.arguments[1] }),

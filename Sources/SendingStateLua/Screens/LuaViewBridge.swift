@@ -23,6 +23,7 @@ public final class LuaViewBridge {
   private var viewTypes: [String: LuaObjectType<ViewHandle>] = [:]
   private var viewTags: Set<UInt32> = []
   private var viewRefs: [ObjectIdentifier: (view: WeakView, reference: LuaRef)] = [:]
+  private var pruneThreshold = 64
   /// Views built by scripts that are not attached to a tree yet (userdata do not own views).
   private var unattached: [View] = []
   /// The method names of the last store proxy made, as installed.
@@ -70,7 +71,11 @@ public final class LuaViewBridge {
   func reference(for view: View) -> LuaRef {
     let key = ObjectIdentifier(view)
     if let existing = viewRefs[key], existing.view.view === view { return existing.reference }
-    if viewRefs.count > 64 { viewRefs = viewRefs.filter { $0.value.view.view != nil } }
+    if viewRefs.count > pruneThreshold {
+      // Drop entries of released views; the threshold doubles so pruning stays amortized O(1).
+      viewRefs = viewRefs.filter { $0.value.view.view != nil }
+      pruneThreshold = max(64, viewRefs.count * 2)
+    }
     let type = viewTypes[view.kind] ?? viewTypes["view"]!
     let made = runtime.makeObject(ViewHandle(view), as: type)
     viewRefs[key] = (WeakView(view: view), made)
