@@ -15,6 +15,9 @@ extension SendingStateCommand {
         screen:gesture(id, kind [, params]), screen:row(list, index), screen.state, screen.view.<id>.<prop>,
         screen.actions, screen:tree(), screen:close().
 
+        The driver's methods mirror the EVENT grammar of `run` and `repl`:
+        \(EventCommand.grammar)
+
         The last line is exactly "N passed, N failed"; the exit code is 1 if any failed.
 
         Example:

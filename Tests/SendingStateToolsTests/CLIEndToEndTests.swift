@@ -169,7 +169,7 @@ struct CLIEndToEndTests {
       #expect(help.status == 0)
       #expect(help.stdout.contains("Example"), "\(command)")
     }
-    for command in ["run", "repl"] {
+    for command in ["run", "repl", "test"] {
       #expect(try runCLI([command, "--help"]).stdout.contains("row LISTID INDEX EVENT"), "\(command)")
     }
   }
