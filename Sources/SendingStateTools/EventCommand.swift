@@ -15,11 +15,17 @@ import SendingStateLua
 /// try EventCommand(parsing: "row items 2 set favorite on")
 /// ```
 public indirect enum EventCommand: Equatable, Sendable, CustomStringConvertible {
+  /// `tap ID`.
   case tap(String)
+  /// `send ID EVENTNAME`.
   case send(String, String)
+  /// `set ID VALUE`.
   case set(String, String)
+  /// `type ID TEXT`.
   case type(String, String)
+  /// `gesture ID KIND [key=value…]`.
   case gesture(String, String, [String: String])
+  /// `row LISTID INDEX EVENT…` (INDEX from 1).
   case row(String, Int, EventCommand)
 
   /// The grammar, for `--help` and errors.

@@ -36,7 +36,12 @@ public final class SpecRunner {
 
   /// A test's outcome.
   public enum Status: String, Sendable {
-    case passed, failed, skipped
+    /// Every assertion held.
+    case passed
+    /// An assertion or the code failed.
+    case failed
+    /// `pending(...)`: not run.
+    case skipped
   }
 
   /// Every result so far, in run order.
