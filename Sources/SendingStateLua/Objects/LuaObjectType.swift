@@ -267,12 +267,7 @@ extension LuaRuntime {
       sslua_push_field_access(L, dispatchObjectField, context, tag, isSet)
       lua_rawset(L, -3)
     }
-    stack.push("__gc")
-    sslua_pushcfunction(L, sslua_object_gc)
-    lua_rawset(L, -3)
-    stack.push("__metatable")
-    stack.push("locked")
-    lua_rawset(L, -3)
+    setObjectMetatableFields()
     stack.push("__name")
     stack.push(type.name)
     lua_rawset(L, -3)

@@ -78,23 +78,22 @@ public final class LuaRef {
 
   /// Sets the raw field `key` of the referenced table to a data value.
   public func setField(_ key: String, to value: LuaValue) {
-    let stack = runtime.stack
-    stack.push(reference: reference)
-    defer { stack.pop() }
-    guard stack.type(at: -1) == LUA_TTABLE else { return }
-    stack.push(key)
-    stack.push(value)
-    lua_rawset(runtime.L, -3)
+    setField(key) { $0.push(value) }
   }
 
   /// Sets the raw field `key` of the referenced table to another referenced value.
   public func setField(_ key: String, to value: LuaRef) {
+    setField(key) { $0.push(reference: value.reference) }
+  }
+
+  /// Raw-sets `key` to the value `pushValue` pushes; does nothing unless this is a table.
+  private func setField(_ key: String, pushValue: (LuaStack) -> Void) {
     let stack = runtime.stack
     stack.push(reference: reference)
     defer { stack.pop() }
     guard stack.type(at: -1) == LUA_TTABLE else { return }
     stack.push(key)
-    stack.push(reference: value.reference)
+    pushValue(stack)
     lua_rawset(runtime.L, -3)
   }
 

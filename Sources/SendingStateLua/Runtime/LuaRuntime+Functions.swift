@@ -101,12 +101,18 @@ extension LuaRuntime {
 
   func createClosureMetatable() {
     lua_createtable(L, 0, 2)
+    setObjectMetatableFields()
+    closureMetatable = stack.ref()
+  }
+
+  /// Sets `__gc` (release the retained Swift object once) and a locked `__metatable` in the
+  /// metatable on top: what every userdata of ours needs.
+  func setObjectMetatableFields() {
     stack.push("__gc")
     sslua_pushcfunction(L, sslua_object_gc)
     lua_rawset(L, -3)
     stack.push("__metatable")
     stack.push("locked")
     lua_rawset(L, -3)
-    closureMetatable = stack.ref()
   }
 }
