@@ -73,7 +73,12 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
-    // Tests
+    // Tests (with a small support library they share)
+    .target(
+      name: "SendingStateTestSupport",
+      path: "Tests/SendingStateTestSupport",
+      swiftSettings: strictSettings
+    ),
     .testTarget(
       name: "SendingStateTests",
       dependencies: ["SendingState", "SendingStateHeadless"],
@@ -86,13 +91,13 @@ let package = Package(
     ),
     .testTarget(
       name: "SendingStateLuaTests",
-      dependencies: ["SendingStateLua", "CLua", "CLuaShim"],
+      dependencies: ["SendingStateLua", "CLua", "CLuaShim", "SendingStateTestSupport"],
       resources: [.copy("Fixtures")],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "SendingStateToolsTests",
-      dependencies: ["SendingStateTools", "SendingStateLua"],
+      dependencies: ["SendingStateTools", "SendingStateLua", "SendingStateTestSupport"],
       exclude: ["Fixtures"],
       swiftSettings: strictSettings
     ),

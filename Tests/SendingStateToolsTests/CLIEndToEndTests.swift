@@ -1,4 +1,5 @@
 import Foundation
+import SendingStateTestSupport
 import Testing
 
 /// Collects a pipe's output as it arrives.
@@ -58,6 +59,18 @@ struct CLIEndToEndTests {
     #expect((object["state"] as? [String: Any])?["count"] as? Int == 1)
     #expect((object["warnings"] as? [String])?.first?.contains("unknown unit type 'video'") == true)
     #expect(result.stderr.contains("warning: payload section 2, unit 3"))
+  }
+
+  @Test("run --data takes an http URL (loopback server)")
+  func dataFromURL() throws {
+    let json = try String(contentsOfFile: repoPath("examples/shop/payload.json"), encoding: .utf8)
+    let server = try LoopbackHTTPServer(routes: ["/payload.json": json], maxRequests: 2)
+    let result = try runCLI(["run", "examples/shop/shop.lua", "--data", server.url("/payload.json"), "--send", "tap sencha.add"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("label#summary text=\"1 in cart, total 5.80\""))
+    let missing = try runCLI(["run", "examples/shop/shop.lua", "--data", server.url("/nope.json")])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("answered HTTP 404"))
   }
 
   @Test("exit codes: 1 for a script error with file:line, 2 for usage errors listing ids")

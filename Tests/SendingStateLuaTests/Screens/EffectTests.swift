@@ -1,5 +1,6 @@
 import Foundation
 import SendingState
+import SendingStateTestSupport
 import Testing
 
 @testable import SendingStateLua

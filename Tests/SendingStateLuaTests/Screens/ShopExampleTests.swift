@@ -1,6 +1,7 @@
 import Foundation
 import SendingState
 import SendingStateHeadless
+import SendingStateTestSupport
 import Testing
 
 @testable import SendingStateLua

@@ -6,12 +6,19 @@ import Foundation
 
 /// A minimal HTTP/1.1 server on 127.0.0.1 for tests: serves fixed bodies by path, answers 404
 /// otherwise, handles at most `maxRequests` connections, then stops. Loopback only.
-final class LoopbackHTTPServer: @unchecked Sendable {
-  let port: UInt16
+///
+/// ```swift
+/// let server = try LoopbackHTTPServer(routes: ["/payload.json": json], maxRequests: 2)
+/// server.url("/payload.json")   // "http://127.0.0.1:<port>/payload.json"
+/// ```
+public final class LoopbackHTTPServer: @unchecked Sendable {
+  /// The port the server listens on.
+  public let port: UInt16
   private let socketFD: Int32
   private let routes: [String: String]
 
-  init(routes: [String: String], maxRequests: Int = 8) throws {
+  /// Starts serving `routes` (path → body) for at most `maxRequests` connections.
+  public init(routes: [String: String], maxRequests: Int = 8) throws {
     self.routes = routes
     let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socketFD >= 0 else { throw POSIXError(.EIO) }
@@ -53,5 +60,5 @@ final class LoopbackHTTPServer: @unchecked Sendable {
   }
 
   /// The URL of `path` on this server.
-  func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+  public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 }
