@@ -2,39 +2,6 @@ import Foundation
 import SendingStateTestSupport
 import Testing
 
-/// Collects a pipe's output as it arrives.
-final class PipeCollector: @unchecked Sendable {
-  private let lock = NSLock()
-  private var data = Data()
-  init(_ pipe: Pipe) {
-    self.pipe = pipe
-    pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      let chunk = handle.availableData
-      self?.lock.withLock { self?.data.append(chunk) }
-    }
-  }
-  private let pipe: Pipe
-  var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
-
-  /// After the writer exited: stops the handler and reads what is left.
-  func finish() -> String {
-    pipe.fileHandleForReading.readabilityHandler = nil
-    let rest = pipe.fileHandleForReading.readDataToEndOfFile()
-    lock.withLock { data.append(rest) }
-    return text
-  }
-
-  /// Waits (bounded) until `condition` holds for the text so far.
-  func wait(timeout: TimeInterval = 10, until condition: (String) -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-      if condition(text) { return true }
-      Thread.sleep(forTimeInterval: 0.02)
-    }
-    return condition(text)
-  }
-}
-
 @Suite("sendingstate, end to end (the built binary)", .serialized)
 struct CLIEndToEndTests {
   @Test("run prints the tree; events print event, actions, diff and tree; exit 0")
@@ -128,34 +95,25 @@ struct CLIEndToEndTests {
     let source = try String(contentsOfFile: repoPath("examples/counter/counter.lua"), encoding: .utf8)
     try source.write(toFile: path, atomically: true, encoding: .utf8)
 
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: binaryPath)
-    process.arguments = ["run", path, "--send", "tap plus", "--watch"]
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    let stdout = PipeCollector(out)
-    let stderr = PipeCollector(err)
-    try process.run()
+    let child = try ChildProcess(
+      executable: binaryPath, arguments: ["run", path, "--send", "tap plus", "--watch"], directory: repositoryRoot.path)
     defer {
-      if process.isRunning { process.terminate() }
-      process.waitUntilExit()
-      _ = stdout.finish()
-      _ = stderr.finish()
+      child.terminate()
+      child.wait()
     }
-    #expect(stdout.wait { $0.contains("watching") })
+    child.closeInput()
+    #expect(child.waitFor { $0.contains("watching") })
 
     Thread.sleep(forTimeInterval: 1.1)  // file times have 1 s resolution on some file systems
     try source.replacingOccurrences(of: "title = \"-\"", with: "title = \"minus\"")
       .write(toFile: path, atomically: true, encoding: .utf8)
-    #expect(stdout.wait { $0.contains("reloaded") && $0.contains("button#minus title=\"minus\"") })
-    #expect(stdout.text.components(separatedBy: "label#count text=\"2\"").count >= 3)  // state kept
+    #expect(child.waitFor { $0.contains("reloaded") && $0.contains("button#minus title=\"minus\"") })
+    #expect(child.output.components(separatedBy: "label#count text=\"2\"").count >= 3)  // state kept
 
     Thread.sleep(forTimeInterval: 1.1)
     try "return {".write(toFile: path, atomically: true, encoding: .utf8)
-    #expect(stderr.wait { $0.contains("reload failed, keeping the previous version") })
-    #expect(process.isRunning)
+    #expect(child.waitFor(stderr: true) { $0.contains("reload failed, keeping the previous version") })
+    #expect(child.isRunning)
   }
 
   @Test("test runs the example specs; check and stubs work")

@@ -1,4 +1,5 @@
 import Foundation
+import SendingStateTestSupport
 
 /// The repository root.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -25,25 +26,9 @@ struct RunResult {
 }
 
 /// Runs `sendingstate` with `arguments` (from the repository root), feeding `input` to stdin.
-///
-/// Both pipes are drained while the process runs, so a child that writes a lot to one of them
-/// (a long report, a sanitizer's summary) cannot block.
 func runCLI(_ arguments: [String], input: String? = nil) throws -> RunResult {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: binaryPath)
-  process.arguments = arguments
-  process.currentDirectoryURL = repositoryRoot
-  let out = Pipe()
-  let err = Pipe()
-  let stdin = Pipe()
-  process.standardOutput = out
-  process.standardError = err
-  process.standardInput = stdin
-  let stdout = PipeCollector(out)
-  let stderr = PipeCollector(err)
-  try process.run()
-  if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-  try stdin.fileHandleForWriting.close()
-  process.waitUntilExit()
-  return RunResult(status: process.terminationStatus, stdout: stdout.finish(), stderr: stderr.finish())
+  let child = try ChildProcess(executable: binaryPath, arguments: arguments, directory: repositoryRoot.path)
+  child.send(input ?? "")
+  let status = child.wait()
+  return RunResult(status: status, stdout: child.output, stderr: child.errors)
 }

@@ -1,10 +1,6 @@
 import Foundation
 import SendingState
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Async effects: work a handler starts whose result comes back as an action.
 ///
 /// In `handle(action, store)`:
@@ -44,8 +40,7 @@ extension LuaScreen {
           }
           self?.startEffect {
             do {
-              let (data, response) = try await URLSession.shared.data(from: url)
-              let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+              let (data, status) = try await HTTPGet.fetch(url)
               var result: LuaValue = [
                 "type": .string(ok), "status": .integer(Int64(status)), "body": .string(String(decoding: data, as: UTF8.self)),
               ]

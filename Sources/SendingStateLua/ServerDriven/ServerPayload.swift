@@ -1,10 +1,6 @@
 import Foundation
 import SendingState
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// One unit of a server-driven payload: its type and its data.
 ///
 /// ```json
@@ -121,9 +117,9 @@ public struct ServerPayload: Sendable, Equatable {
   public static func load(from source: String) async throws -> ServerPayload {
     if source.hasPrefix("http://") || source.hasPrefix("https://") {
       guard let url = URL(string: source) else { throw ScreenUsageError.badValue("not a URL: \(source)") }
-      let (data, response) = try await URLSession.shared.data(from: url)
-      if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-        throw ScreenUsageError.badValue("\(source) answered HTTP \(http.statusCode)")
+      let (data, status) = try await HTTPGet.fetch(url)
+      guard (200..<300).contains(status) else {
+        throw ScreenUsageError.badValue("\(source) answered HTTP \(status)")
       }
       return try ServerPayload(json: data)
     }
