@@ -3,8 +3,8 @@
 #
 # Usage: scripts/sanitize.sh [extra `swift test` arguments]
 #
-# Only XCTest's own leak on Linux is suppressed (scripts/lsan.supp); a leak anywhere else,
-# including in the Lua host, fails the run.
+# Only leaks inside XCTest and the system libcurl are suppressed (scripts/lsan.supp, with the
+# reasons); a leak anywhere else, including in the Lua host, fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
