@@ -85,34 +85,34 @@ public final class LuaScreen {
   /// Every action dispatched so far, in order.
   public private(set) var actionLog: [LuaValue] = []
   /// Warnings (problems that did not stop the screen).
-  public private(set) var warnings: [String] = []
+  public internal(set) var warnings: [String] = []
   /// Whether ``close()`` was called.
-  public private(set) var isClosed = false
+  public internal(set) var isClosed = false
 
   let bridge: LuaViewBridge
   var gate: ViewWriteGate { bridge.gate }
   var schema: ScreenSchema?
-  private var configureFunction: LuaRef!
-  private var handleFunction: LuaRef?
-  private var uiTable: LuaRef!
-  private var viewsTable: LuaRef!
-  private var storeProxy: LuaRef?
-  private var options = Options()
-  private var unitModules: [String: LuaRef] = [:]
-  private var unitHosts: [LuaUnitHost] = []
+  var configureFunction: LuaRef!
+  var handleFunction: LuaRef?
+  var uiTable: LuaRef!
+  var viewsTable: LuaRef!
+  var storeProxy: LuaRef?
+  var options = Options()
+  var unitModules: [String: LuaRef] = [:]
+  var unitHosts: [LuaUnitHost] = []
   var effects: [Int: Task<Void, Never>] = [:]
   var nextEffectIDValue = 0
   /// Errors raised while handling effect results (nobody was there to catch them).
   public private(set) var asyncErrors: [ScriptError] = []
   /// Called with every error raised while handling an effect result.
   public var onAsyncError: ((ScriptError) -> Void)?
-  private(set) var viewsByID: [String: View] = [:]
-  private var bindings: [ObjectIdentifier: LuaListBinding] = [:]
-  private var preparedWrites: [ViewWriteGate.Write]?
-  private let queue = ActionQueue()
+  var viewsByID: [String: View] = [:]
+  var bindings: [ObjectIdentifier: LuaListBinding] = [:]
+  var preparedWrites: [ViewWriteGate.Write]?
+  let queue = ActionQueue()
   /// The first script error of the current interaction (callbacks cannot throw through the core).
-  private var pendingError: ScriptError?
-  private lazy var handler = LuaScreenHandler(screen: self)
+  var pendingError: ScriptError?
+  lazy var handler = LuaScreenHandler(screen: self)
 
   /// The current state.
   public var state: LuaValue { store.state }
@@ -143,7 +143,7 @@ public final class LuaScreen {
 
   // MARK: - Loading
 
-  private func installHelpers() throws {
+  func installHelpers() throws {
     runtime.preload("sendingstate", runtime.makeValue(["version": .string(LuaScreen.apiVersion)]))
     uiTable = runtime.makeValue(.table(LuaTable()))
     for kind in ScreenViewTypes.kinds {
@@ -156,7 +156,7 @@ public final class LuaScreen {
   /// The version of the host API scripts see as `require("sendingstate").version`.
   nonisolated public static let apiVersion = "0.1.0"
 
-  private func loadModule() throws -> LuaRef {
+  func loadModule() throws -> LuaRef {
     let chunk = try runtime.loadFile(path)
     let results = try runtime.callReturningReferences(chunk, with: [], context: "loading the screen")
     guard let module = results.first, module.typeName == "table" else {
@@ -165,11 +165,11 @@ public final class LuaScreen {
     return module
   }
 
-  private func contractError(_ message: String) -> ScriptError {
+  func contractError(_ message: String) -> ScriptError {
     ScriptError(kind: .runtime, message: message, chunk: path)
   }
 
-  private func requireFunction(_ module: LuaRef, _ field: String, required: Bool) throws -> LuaRef? {
+  func requireFunction(_ module: LuaRef, _ field: String, required: Bool) throws -> LuaRef? {
     guard let value = module.field(field) else {
       if required { throw contractError("screen field '\(field)' must be a function (got nil)") }
       return nil
@@ -180,7 +180,7 @@ public final class LuaScreen {
     return value
   }
 
-  private func build(from module: LuaRef, options: Options) throws {
+  func build(from module: LuaRef, options: Options) throws {
     self.options = options
     if let units = module.field("units") {
       guard units.typeName == "table", case .table(let table)? = try? units.value(path: "units") else {
@@ -257,156 +257,11 @@ public final class LuaScreen {
     host.ss.addActionHandler(to: handler)
   }
 
-  private func throwPending() throws {
+  func throwPending() throws {
     if let error = pendingError {
       pendingError = nil
       throw error
     }
-  }
-
-  // MARK: - Views
-
-  private func buildView(kind: String, call: LuaCall) throws -> Int {
-    guard call.typeName(1) == "table" else {
-      throw ScriptError(kind: .typeMismatch, message: "ui.\(kind) takes a table ({ id = …, properties…, children… }), got \(call.typeName(1))")
-    }
-    guard let view = kind == "sections" ? SectionsView() : ScreenViewTypes.make(kind) else {
-      throw ScriptError(kind: .runtime, message: "unknown view kind '\(kind)'")
-    }
-    let L = call.stack.L
-    var children: [Int64: View] = [:]
-    var listFunctions: [String: LuaRef] = [:]
-    var deferred: [(String, LuaRef)] = []
-    lua_pushnil(L)
-    while lua_next(L, 1) != 0 {
-      defer { sslua_pop(L, 1) }
-      let valueIndex = lua_gettop(L)
-      if lua_type(L, -2) == LUA_TNUMBER {
-        let position = lua_tointegerx(L, -2, nil)
-        guard let child = bridge.view(atStackIndex: valueIndex) else {
-          throw ScriptError(
-            kind: .typeMismatch, message: "ui.\(kind): child #\(position) must be a view built with ui.<kind>{…}, got \(call.typeName(Int(valueIndex)))")
-        }
-        children[position] = child
-        continue
-      }
-      guard let key = call.stack.string(at: -2) else {
-        throw ScriptError(kind: .typeMismatch, message: "ui.\(kind): keys are property names or child positions")
-      }
-      if key == "id" {
-        guard let id = call.stack.string(at: valueIndex) else {
-          throw ScriptError(kind: .typeMismatch, message: "ui.\(kind).id: expected string, got \(call.typeName(Int(valueIndex)))")
-        }
-        view.id = id
-      } else if kind == "list", ["row", "configure", "events"].contains(key) {
-        guard lua_type(L, valueIndex) == LUA_TFUNCTION else {
-          throw ScriptError(kind: .typeMismatch, message: "ui.list.\(key): expected function, got \(call.typeName(Int(valueIndex)))")
-        }
-        listFunctions[key] = call.reference(Int(valueIndex))
-      } else if ["value", "selectedIndex"].contains(key) {
-        // Applied after the bounds (min, max, segments), whatever the table's order.
-        deferred.append((key, call.reference(Int(valueIndex))))
-      } else {
-        try bridge.set(key, of: view, from: LuaValueReader(stack: call.stack, index: valueIndex, path: LuaPath(root: "ui.\(kind).\(key)")))
-      }
-    }
-    for (key, value) in deferred {
-      call.stack.push(reference: value.reference)
-      defer { call.stack.pop() }
-      try bridge.set(key, of: view, from: LuaValueReader(stack: call.stack, index: call.stack.top, path: LuaPath(root: "ui.\(kind).\(key)")))
-    }
-    for position in children.keys.sorted() {
-      view.addSubview(children[position]!)
-    }
-    if let sections = view as? SectionsView {
-      try renderSections(into: sections)
-    }
-    if let list = view as? ListView {
-      guard let rowBuilder = listFunctions["row"] else {
-        throw ScriptError(kind: .runtime, message: "ui.list needs row = function(ui) … end (it builds one row)")
-      }
-      let binding = LuaListBinding(
-        list: list, rowBuilder: rowBuilder, rowConfigure: listFunctions["configure"], rowEvents: listFunctions["events"])
-      binding.screen = self
-      bindings[ObjectIdentifier(list)] = binding
-      list.dataSource = binding
-      list.register(forReuseIdentifier: "row") { [unowned self, unowned binding] in
-        self.makeRow(for: binding)
-      }
-    }
-    bridge.keepUntilAttached(view)
-    call.push(reference(for: view))
-    return 1
-  }
-
-  func reference(for view: View) -> LuaRef { bridge.reference(for: view) }
-
-  func view(for reference: LuaRef) -> View? { bridge.view(for: reference) }
-
-  // MARK: - Server-driven units
-
-  /// Fills `ui.sections` with the payload: one stack per section, one host per unit.
-  private func renderSections(into container: SectionsView) throws {
-    container.axis = .vertical
-    var counters: [String: Int] = [:]
-    for (sectionIndex, section) in (options.data?.sections ?? []).enumerated() {
-      let stack = StackView(id: section.sectionId ?? "section\(sectionIndex + 1)", axis: .vertical)
-      container.addSubview(stack)
-      for (unitIndex, unit) in section.serverUnits.enumerated() {
-        counters[unit.unitType, default: 0] += 1
-        let id = unit.data["id"].stringValue ?? "\(unit.unitType)\(counters[unit.unitType]!)"
-        let host = LuaUnitHost(unit: unit, id: id)
-        host.screen = self
-        let where_ = "section \(sectionIndex + 1), unit \(unitIndex + 1)"
-        if let module = unitModules[unit.unitType] {
-          try buildUnit(host, module: module)
-        } else if let render = options.swiftUnits[unit.unitType] {
-          host.addSubview(render(unit))
-        } else {
-          let known = (Array(unitModules.keys) + Array(options.swiftUnits.keys)).sorted().joined(separator: ", ")
-          host.addSubview(Label(id: "placeholder", text: "unsupported unit '\(unit.unitType)'"))
-          warnings.append("payload \(where_): unknown unit type '\(unit.unitType)' (known: \(known)); rendered a placeholder")
-        }
-        stack.addSubview(host)
-        unitHosts.append(host)
-        host.ss.configure(unit.data)
-        host.ss.addActionHandler(to: handler)
-      }
-    }
-  }
-
-  private func buildUnit(_ host: LuaUnitHost, module: LuaRef) throws {
-    guard let layout = module.field("layout") else { return }
-    let label = "unit '\(host.id ?? "")' (\(host.unit.unitType))"
-    (host.viewsByID, host.views) = try buildContent(
-      into: host, builder: layout, events: module.field("events"), label: label
-    ) { [unowned host] registration in host.registrations.append(registration) }
-    host.configure = module.field("configure")?.unretainingRuntime()
-  }
-
-  /// Builds the content of a row or a unit: runs its builder, attaches the view, collects its
-  /// ids, makes its `view` table and runs its `events`.
-  ///
-  /// NB: rows and units are kept alive through their list's or sections' userdata, so the views
-  /// table does not retain the runtime.
-  private func buildContent(
-    into host: View, builder: LuaRef, events: LuaRef?, label: String,
-    register: @escaping (LuaEventRegistration) -> Void
-  ) throws -> ([String: View], LuaRef) {
-    let built = try gate.direct { try runtime.callReturningReferences(builder, with: [uiTable], context: label + " layout") }
-    guard let ref = built.first, let content = view(for: ref) else {
-      throw ScriptError(kind: .runtime, message: "\(label): layout must return a view built with ui.<kind>{…}")
-    }
-    host.addSubview(content)
-    bridge.attached(content)
-    let viewsByID = try bridge.collectIDs(in: content, owner: label, chunk: path)
-    let views = try bridge.viewsTable(viewsByID, owner: label).unretainingRuntime()
-    if let events {
-      try gate.closed("views are read-only in events (declare mappings with on(); views change in configure)") {
-        _ = try runtime.callReturningReferences(events, with: [views, makeOnFunction(register)], context: label + " events")
-      }
-    }
-    return (viewsByID, views)
   }
 
   // MARK: - Configure
@@ -425,7 +280,7 @@ public final class LuaScreen {
     }
   }
 
-  private func configureTransaction(_ state: LuaValue) throws -> [ViewWriteGate.Write] {
+  func configureTransaction(_ state: LuaValue) throws -> [ViewWriteGate.Write] {
     try gate.transaction {
       try bridge.callWithReadOnly(configureFunction, views: viewsTable, message: "state is read-only in configure", context: "configure") {
         $0.push(state)
@@ -440,7 +295,7 @@ public final class LuaScreen {
     }
   }
 
-  private func readonly(_ value: LuaValue, _ message: String) throws -> LuaRef {
+  func readonly(_ value: LuaValue, _ message: String) throws -> LuaRef {
     try bridge.readonly(value, message)
   }
 
@@ -453,7 +308,7 @@ public final class LuaScreen {
 
   /// Dry-runs the row `configure` of every row a prepared `rows` write will show (writes are
   /// discarded), so a failing row stops the commit before anything changes.
-  private func preflightRows(_ writes: [ViewWriteGate.Write]) throws {
+  func preflightRows(_ writes: [ViewWriteGate.Write]) throws {
     for write in writes where write.property == "rows" {
       guard let binding = bindings[write.view], let configure = binding.rowConfigure,
         case .table(let table) = write.value
@@ -473,7 +328,7 @@ public final class LuaScreen {
     }
   }
 
-  private func makeRow(for binding: LuaListBinding) -> ListRow {
+  func makeRow(for binding: LuaListBinding) -> ListRow {
     let row = LuaListRow()
     row.screen = self
     row.binding = binding
@@ -508,7 +363,7 @@ public final class LuaScreen {
 
   // MARK: - Events
 
-  private func makeOnFunction(_ register: @escaping (EventRegistration) -> Void) -> LuaRef {
+  func makeOnFunction(_ register: @escaping (EventRegistration) -> Void) -> LuaRef {
     bridge.makeOnFunction(register)
   }
 
@@ -520,7 +375,7 @@ public final class LuaScreen {
   }
 
   /// Calls an event callback with read-only state and the sender; returns its actions.
-  private func invoke(_ registration: EventRegistration, state: LuaValue) -> [LuaValue] {
+  func invoke(_ registration: EventRegistration, state: LuaValue) -> [LuaValue] {
     guard !isClosed else { return [] }
     let context = "event '\(registration.eventName)' on '\(registration.senderName)'"
     do {
@@ -554,7 +409,7 @@ public final class LuaScreen {
     }
   }
 
-  private func handle(_ action: LuaValue) throws {
+  func handle(_ action: LuaValue) throws {
     guard let handleFunction, !isClosed else { return }
     let type = action["type"].stringValue ?? "?"
     try gate.closed("views are read-only in handle (change state with store:update; views follow in configure)") {
@@ -563,7 +418,7 @@ public final class LuaScreen {
     }
   }
 
-  private func storeReference() throws -> LuaRef {
+  func storeReference() throws -> LuaRef {
     if let storeProxy { return storeProxy }
     let proxy = try bridge.makeStoreProxy(
       state: { [unowned self] in self.state },
@@ -575,7 +430,7 @@ public final class LuaScreen {
   }
 
   /// Validates `new` and commits it through the core; all or nothing.
-  private func commit(_ new: LuaValue) throws {
+  func commit(_ new: LuaValue) throws {
     guard !gate.isConfiguring else {
       throw ScriptError(kind: .runtime, message: "store updates are not allowed in configure (configure only reads state)")
     }
@@ -603,115 +458,6 @@ public final class LuaScreen {
     }
   }
 
-  // MARK: - Driving
-
-  /// The view with `id`, or a usage error listing the ids.
-  public func view(_ id: String) throws -> View {
-    guard let view = viewsByID[id] else { throw ScreenUsageError.unknownView(id, known: ids) }
-    return view
-  }
-
-  /// Runs one interaction and reports what it did; throws the first script error it caused.
-  func step(_ interaction: () throws -> Void) throws -> Step {
-    let before = state
-    let firstAction = actionLog.count
-    pendingError = nil
-    try interaction()
-    try throwPending()
-    return Step(actions: Array(actionLog[firstAction...]), before: before, after: state)
-  }
-
-  /// Dispatches `action` to the screen's `handle` as if a sender had produced it.
-  ///
-  /// A bare string is shorthand for `{ type = s }`.
-  @discardableResult
-  public func perform(action: LuaValue) throws -> Step {
-    let actions = try ScreenEvents.actions(from: action, context: "perform")
-    return try step { actions.forEach(dispatch) }
-  }
-
-  /// Taps `id`: `touchUpInside` (a real tap) on a control, a tap gesture on another view.
-  @discardableResult
-  public func tap(_ id: String) throws -> Step { try ScreenDriver(screen: self, views: viewsByID).tap(id) }
-
-  /// Fires the event `eventName` (a control event or a gesture name) on `id`.
-  @discardableResult
-  public func send(_ id: String, _ eventName: String) throws -> Step {
-    try ScreenDriver(screen: self, views: viewsByID).send(id, eventName)
-  }
-
-  /// Sets the value of `id` as a user would (switch on/off, slider/stepper value, segment
-  /// 1-based, text field text); fires `valueChanged` only when the value changes.
-  @discardableResult
-  public func set(_ id: String, _ value: LuaValue) throws -> Step {
-    try ScreenDriver(screen: self, views: viewsByID).set(id, value)
-  }
-
-  /// Types `text` into the text field `id` (editing events).
-  @discardableResult
-  public func type(_ id: String, _ text: String) throws -> Step {
-    try ScreenDriver(screen: self, views: viewsByID).type(id, text)
-  }
-
-  /// Performs the gesture `kind` on `id` with parameters (`taps`, `touches`, `direction`, `edge`,
-  /// `duration`, `scale`, `rotation`, `x`, `y`).
-  @discardableResult
-  public func gesture(_ id: String, _ kind: String, _ parameters: [String: LuaValue] = [:]) throws -> Step {
-    try ScreenDriver(screen: self, views: viewsByID).gesture(id, kind, parameters)
-  }
-
-  /// A driver for row `index` (1-based) of the list `listID`, scrolling it into view if needed.
-  public func row(_ listID: String, _ index: Int) throws -> ScreenDriver {
-    guard let list = viewsByID[listID] as? ListView else {
-      if viewsByID[listID] != nil { throw ScreenUsageError.notAList(listID) }
-      throw ScreenUsageError.unknownView(listID, known: ids)
-    }
-    guard index >= 1, index <= list.numberOfRows else {
-      throw ScreenUsageError.rowOutOfRange(listID, index: index, count: list.numberOfRows)
-    }
-    if list.row(at: index - 1) == nil { list.simulateScroll(toRow: index - 1) }
-    guard let row = list.row(at: index - 1) as? LuaListRow else {
-      throw ScreenUsageError.rowOutOfRange(listID, index: index, count: list.numberOfRows)
-    }
-    return ScreenDriver(screen: self, views: row.viewsByID, owner: "row \(index) of '\(listID)'")
-  }
-
-  /// The methods of the `store` scripts get in `handle`, as installed (tools check them
-  /// against the stubs).
-  public var installedStoreMethods: [String] {
-    _ = try? storeReference()
-    return bridge.installedStoreMethods
-  }
-
-  /// The `ui.<kind>` builders, as installed.
-  public var installedBuilders: [String] {
-    (try? uiTable.value(path: "ui"))?.tableValue?.fields.keys.sorted() ?? []
-  }
-
-  /// The current value of property `name` of view `id` (in row `index` of list `list` when
-  /// given), as scripts see it.
-  ///
-  /// - Throws: ``ScreenUsageError`` for an unknown id or property.
-  public func property(_ name: String, of id: String, inRow row: (list: String, index: Int)? = nil) throws -> LuaValue {
-    let target = try row.map { try self.row($0.list, $0.index).view(id) } ?? view(id)
-    let names = ScreenViewTypes.properties(of: target.kind).map(\.name)
-    guard names.contains(name) else {
-      throw ScreenUsageError.badValue("\(target.kind) '\(id)' has no property '\(name)' (properties: \(names.sorted().joined(separator: ", ")))")
-    }
-    return ScreenViewTypes.get(target, name)
-  }
-
-  /// Stops the screen: handlers are removed, effects are cancelled, and no callback of it runs
-  /// again.
-  public func close() {
-    guard !isClosed else { return }
-    isClosed = true
-    effects.values.forEach { $0.cancel() }
-    effects.removeAll()
-    host.ss.removeAllActionHandlers()
-    host.registrations.removeAll()
-    queue.clear()
-  }
 }
 
 /// The screen's handler: every action goes to the FIFO queue.
