@@ -110,6 +110,7 @@
 ---@field type fun(self: SSScreen, id: string, text: string) Types into a text field.
 ---@field gesture fun(self: SSScreen, id: string, kind: SSGestureName, params: table?) Performs a gesture.
 ---@field row fun(self: SSScreen, list: string, index: integer): SSScreen A driver for one list row.
+---@field settle fun(self: SSScreen, seconds: number?) Waits for the screen's effects (timers, fetches).
 ---@field tree fun(self: SSScreen): string The render tree as text.
 ---@field close fun(self: SSScreen) Closes the screen.
 

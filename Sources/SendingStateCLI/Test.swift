@@ -12,8 +12,8 @@ extension SendingStateCommand {
         (deep), assert.is_true, assert.is_false, assert.is_nil, assert.has_error(fn [, message]).
         Screen driver: local screen = require("sendingstate").open(path [, { state = {...}, data = "payload.json" }])
         then screen:tap(id), screen:send(id, event), screen:set(id, value), screen:type(id, text),
-        screen:gesture(id, kind [, params]), screen:row(list, index), screen.state, screen.view.<id>.<prop>,
-        screen.actions, screen:tree(), screen:close().
+        screen:gesture(id, kind [, params]), screen:row(list, index), screen:settle([seconds]) (waits for
+        effects), screen.state, screen.view.<id>.<prop>, screen.actions, screen:tree(), screen:close().
 
         The driver's methods mirror the EVENT grammar of `run` and `repl`:
         \(EventCommand.grammar)
@@ -32,7 +32,7 @@ extension SendingStateCommand {
     func run() async throws {
       let runner = SpecRunner()
       do {
-        try runner.run(paths: paths)
+        try await runner.run(paths: paths)
       } catch {
         throw failure(error)
       }

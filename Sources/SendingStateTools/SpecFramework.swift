@@ -140,6 +140,8 @@ enum SpecFramework {
         type = function(_, id, text) act("type", id, text) end,
         gesture = function(_, id, kind, params) act("gesture", id, kind, params) end,
         row = function(_, listId, rowIndex) return driver(prims, handle, listId, rowIndex) end,
+        -- Waits for the screen's effects (timers, fetches): yields to the host, which awaits them.
+        settle = function(_, timeout) coroutine.yield({ "settle", timeout or 10 }) end,
         tree = function() return prims.tree(handle) end,
         close = function() prims.close(handle) end,
       }
@@ -167,6 +169,18 @@ enum SpecFramework {
       })
     end
 
-    return { install = install, driver = driver }
+    -- Runs `run(report)` in a coroutine; each call of the returned step function resumes it and
+    -- returns "done" or what the tests asked the host for (e.g. { "settle", seconds }).
+    local function starter(run, report)
+      local co = coroutine.create(function() run(report) end)
+      return function()
+        local ok, request = coroutine.resume(co)
+        if not ok then error(request, 0) end
+        if coroutine.status(co) == "dead" then return "done" end
+        return request
+      end
+    end
+
+    return { install = install, driver = driver, starter = starter }
     """#
 }

@@ -70,7 +70,7 @@ public final class SpecRunner {
   }
 
   /// Runs every spec file under `paths` (files as given, folders searched).
-  public func run(paths: [String]) throws {
+  public func run(paths: [String]) async throws {
     let files = try paths.flatMap { path -> [String] in
       var isFolder: ObjCBool = false
       if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue { return [path] }
@@ -79,15 +79,15 @@ public final class SpecRunner {
     guard !files.isEmpty else {
       throw ToolError.usage("no spec files (*_spec.lua or *.spec.lua) under \(paths.joined(separator: ", "))")
     }
-    for file in files { run(file: file) }
+    for file in files { await run(file: file) }
   }
 
   /// Runs one spec file.
-  public func run(file: String) {
+  public func run(file: String) async {
     output(file)
     let before = results.count
     do {
-      try runFile(file)
+      try await runFile(file)
     } catch {
       results.append(Result(file: file, name: "(loading the spec)", status: .failed, message: ToolError.from(error).description))
     }
@@ -105,7 +105,7 @@ public final class SpecRunner {
     }
   }
 
-  private func runFile(_ file: String) throws {
+  private func runFile(_ file: String) async throws {
     let folder = (file as NSString).deletingLastPathComponent
     let runtime = try LuaRuntime(
       configuration: .init(limits: .init(instructionBudget: 1_000_000_000), scriptRoots: [folder.isEmpty ? "." : folder]))
@@ -113,7 +113,9 @@ public final class SpecRunner {
     let framework = try runtime.callReturningReferences(
       try runtime.load(SpecFramework.source, chunkName: "=spec", environment: runtime.newTrustedEnvironment()), with: [],
       context: "spec framework")[0]
-    guard let install = framework.field("install"), let driver = framework.field("driver") else {
+    guard let install = framework.field("install"), let driver = framework.field("driver"),
+      let starter = framework.field("starter")
+    else {
       throw ToolError.usage("the spec framework failed to load")
     }
     let prims = makePrimitives(runtime, specFolder: folder)
@@ -142,7 +144,17 @@ public final class SpecRunner {
       MainActor.assumeIsolated { self.results.append(Result(file: file, name: name, status: status, message: message)) }
       return 0
     }
-    try runtime.call(runner, with: [], context: nil, arguments: [report])
+    // The tests run in a coroutine, so `screen:settle()` can hand control back here while the
+    // screens' effects finish.
+    let step = try runtime.callReturningReferences(starter, with: [runner, report], context: "spec framework")[0]
+    while true {
+      let request = try runtime.call(step, context: "running specs").first ?? .nil
+      guard request[1] == "settle" else { break }
+      let seconds = request[2].doubleValue ?? 10
+      for screen in screens.values {
+        await screen.settle(timeout: .milliseconds(Int(seconds * 1000)))
+      }
+    }
   }
 
   // MARK: - Screen driver primitives

@@ -45,6 +45,7 @@ public enum StubGenerator {
     .init(name: "type", signature: "fun(self: SSScreen, id: string, text: string)", doc: "Types into a text field."),
     .init(name: "gesture", signature: "fun(self: SSScreen, id: string, kind: SSGestureName, params: table?)", doc: "Performs a gesture."),
     .init(name: "row", signature: "fun(self: SSScreen, list: string, index: integer): SSScreen", doc: "A driver for one list row."),
+    .init(name: "settle", signature: "fun(self: SSScreen, seconds: number?)", doc: "Waits for the screen's effects (timers, fetches)."),
     .init(name: "tree", signature: "fun(self: SSScreen): string", doc: "The render tree as text."),
     .init(name: "close", signature: "fun(self: SSScreen)", doc: "Closes the screen."),
   ]

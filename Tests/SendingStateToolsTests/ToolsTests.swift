@@ -78,20 +78,20 @@ struct ToolsTests {
 @MainActor
 struct SpecRunnerTests {
   @Test("the example specs pass")
-  func examples() throws {
+  func examples() async throws {
     var lines: [String] = []
     let runner = SpecRunner { lines.append($0) }
-    try runner.run(paths: [repoPath("examples")])
+    try await runner.run(paths: [repoPath("examples")])
     #expect(runner.summary.failed == 0, "\(lines.joined(separator: "\n"))")
     #expect(runner.summary.passed >= 11)
     #expect(runner.summaryLine == "\(runner.summary.passed) passed, 0 failed")
   }
 
   @Test("failures name the spec, the assertion, expected vs actual and file:line")
-  func failures() throws {
+  func failures() async throws {
     var lines: [String] = []
     let runner = SpecRunner { lines.append($0) }
-    try runner.run(paths: [toolFixture("failing_spec.lua")])
+    try await runner.run(paths: [toolFixture("failing_spec.lua")])
     #expect(runner.summaryLine == "2 passed, 1 failed, 1 skipped")
     let failure = try #require(runner.results.first { $0.status == .failed })
     #expect(failure.name == "failing › fails with expected and actual")
@@ -103,8 +103,16 @@ struct SpecRunnerTests {
   }
 
   @Test("no spec files is a usage error")
-  func noSpecs() {
-    #expect(throws: ToolError.self) { try SpecRunner { _ in }.run(paths: [repoPath("Sources/CLua")]) }
+  func noSpecs() async {
+    await #expect(throws: ToolError.self) { try await SpecRunner { _ in }.run(paths: [repoPath("Sources/CLua")]) }
+  }
+
+  @Test("screen:settle() waits for a screen's effects inside a spec")
+  func settle() async throws {
+    var lines: [String] = []
+    let runner = SpecRunner { lines.append($0) }
+    try await runner.run(paths: [toolFixture("effects_spec.lua")])
+    #expect(runner.summaryLine == "2 passed, 0 failed", "\(lines.joined(separator: "\n"))")
   }
 }
 
