@@ -138,27 +138,24 @@ public indirect enum EventCommand: Equatable, Sendable, CustomStringConvertible 
     }
   }
 
-  /// Runs the command on `screen`.
+  /// Runs the command on `screen` (a `row` command on that row's driver).
   @MainActor
   public func apply(to screen: LuaScreen) throws -> LuaScreen.Step {
-    switch self {
-    case .tap(let id): return try screen.tap(id)
-    case .send(let id, let event): return try screen.send(id, event)
-    case .set(let id, let value): return try screen.set(id, EventCommand.value(value))
-    case .type(let id, let text): return try screen.type(id, text)
-    case .gesture(let id, let kind, let parameters): return try screen.gesture(id, kind, parameters.mapValues(EventCommand.value))
-    case .row(let list, let index, let inner): return try inner.apply(to: try screen.row(list, index))
+    if case .row(let list, let index, let inner) = self {
+      return try inner.apply(to: try screen.row(list, index))
     }
+    return try apply(to: screen.driver)
   }
 
+  /// Runs the command on the views of `driver` (a screen's or a row's).
   @MainActor
-  private func apply(to row: ScreenDriver) throws -> LuaScreen.Step {
+  public func apply(to driver: ScreenDriver) throws -> LuaScreen.Step {
     switch self {
-    case .tap(let id): return try row.tap(id)
-    case .send(let id, let event): return try row.send(id, event)
-    case .set(let id, let value): return try row.set(id, EventCommand.value(value))
-    case .type(let id, let text): return try row.type(id, text)
-    case .gesture(let id, let kind, let parameters): return try row.gesture(id, kind, parameters.mapValues(EventCommand.value))
+    case .tap(let id): return try driver.tap(id)
+    case .send(let id, let event): return try driver.send(id, event)
+    case .set(let id, let value): return try driver.set(id, EventCommand.value(value))
+    case .type(let id, let text): return try driver.type(id, text)
+    case .gesture(let id, let kind, let parameters): return try driver.gesture(id, kind, parameters.mapValues(EventCommand.value))
     case .row: throw ToolError.usage("rows do not nest")
     }
   }

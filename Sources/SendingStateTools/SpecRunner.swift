@@ -245,31 +245,14 @@ public final class SpecRunner {
         let list = try call.optionalString(2)
         do {
           let id = try call.string(5)
-          let command: EventCommand
+          let driver = try list.map { try target.row($0, Int(try call.integer(3))) } ?? target.driver
           switch try call.string(4) {
-          case "tap": command = .tap(id)
-          case "send": command = .send(id, try call.string(6))
-          case "set": command = .set(id, "")
-          case "type": command = .type(id, try call.string(6))
-          default:
-            var parameters: [String: String] = [:]
-            if case .table(let table) = try call.value(7) {
-              for (key, value) in table.fields {
-                parameters[key] = value.stringValue ?? value.doubleValue.map { "\($0)" } ?? value.boolValue.map { "\($0)" }
-              }
-            }
-            command = .gesture(id, try call.string(6), parameters)
+          case "tap": try driver.tap(id)
+          case "send": try driver.send(id, try call.string(6))
+          case "set": try driver.set(id, try call.value(6))
+          case "type": try driver.type(id, try call.string(6))
+          default: try driver.gesture(id, try call.string(6), try call.value(7).tableValue?.fields ?? [:])
           }
-          let value = try call.value(6)
-          let step: LuaScreen.Step
-          if case .set = command {
-            step = try list.map { try target.row($0, Int(try call.integer(3))).set(id, value) } ?? target.set(id, value)
-          } else if let list {
-            step = try EventCommand.row(list, Int(try call.integer(3)), command).apply(to: target)
-          } else {
-            step = try command.apply(to: target)
-          }
-          _ = step
           call.push(.boolean(true))
           return 1
         } catch {

@@ -33,34 +33,37 @@ extension LuaScreen {
     return try step { actions.forEach(dispatch) }
   }
 
+  /// A driver for the screen's own views (``tap(_:)`` and friends use it; rows have theirs).
+  public var driver: ScreenDriver { ScreenDriver(screen: self, views: viewsByID) }
+
   /// Taps `id`: `touchUpInside` (a real tap) on a control, a tap gesture on another view.
   @discardableResult
-  public func tap(_ id: String) throws -> Step { try ScreenDriver(screen: self, views: viewsByID).tap(id) }
+  public func tap(_ id: String) throws -> Step { try driver.tap(id) }
 
   /// Fires the event `eventName` (a control event or a gesture name) on `id`.
   @discardableResult
   public func send(_ id: String, _ eventName: String) throws -> Step {
-    try ScreenDriver(screen: self, views: viewsByID).send(id, eventName)
+    try driver.send(id, eventName)
   }
 
   /// Sets the value of `id` as a user would (switch on/off, slider/stepper value, segment
   /// 1-based, text field text); fires `valueChanged` only when the value changes.
   @discardableResult
   public func set(_ id: String, _ value: LuaValue) throws -> Step {
-    try ScreenDriver(screen: self, views: viewsByID).set(id, value)
+    try driver.set(id, value)
   }
 
   /// Types `text` into the text field `id` (editing events).
   @discardableResult
   public func type(_ id: String, _ text: String) throws -> Step {
-    try ScreenDriver(screen: self, views: viewsByID).type(id, text)
+    try driver.type(id, text)
   }
 
   /// Performs the gesture `kind` on `id` with parameters (`taps`, `touches`, `direction`, `edge`,
   /// `duration`, `scale`, `rotation`, `x`, `y`).
   @discardableResult
   public func gesture(_ id: String, _ kind: String, _ parameters: [String: LuaValue] = [:]) throws -> Step {
-    try ScreenDriver(screen: self, views: viewsByID).gesture(id, kind, parameters)
+    try driver.gesture(id, kind, parameters)
   }
 
   /// A driver for row `index` (1-based) of the list `listID`, scrolling it into view if needed.
