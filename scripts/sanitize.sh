@@ -3,8 +3,9 @@
 #
 # Usage: scripts/sanitize.sh [extra `swift test` arguments]
 #
-# Only leaks inside XCTest and the system libcurl are suppressed (scripts/lsan.supp, with the
-# reasons); a leak anywhere else, including in the Lua host, fails the run.
+# Only leaks inside XCTest, the system libcurl and FoundationNetworking's URLSession are
+# suppressed (scripts/lsan.supp, with the reasons); a leak anywhere else, including in the Lua
+# host, fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -36,7 +36,7 @@ struct CLIEndToEndTests {
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("label#summary text=\"1 in cart, total 5.80\""))
     let missing = try runCLI(["run", "examples/shop/shop.lua", "--data", server.url("/nope.json")])
-    #expect(missing.status == 2)
+    #expect(missing.status == 2, "\(missing.stderr)")
     #expect(missing.stderr.contains("answered HTTP 404"))
   }
 
