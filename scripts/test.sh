@@ -12,7 +12,7 @@ scripts/bootstrap.sh
 # Our C code, with the warning set of Lua's own developer build.
 cc -fsyntax-only -std=c99 -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissing-prototypes \
   -Wstrict-prototypes -Werror $(pkg-config --cflags lua5.4) -ISources/CLuaShim/include \
-  Sources/CLuaShim/LuaShim.c
+  -ISources/CLuaShim Sources/CLuaShim/*.c
 cc -fsyntax-only -std=c99 -Wall -Wextra -Wundef -Werror $(pkg-config --cflags lua5.4) -x c Sources/CLua/CLua.h
 
 # Zero warnings in our own Swift code (dependencies are not ours to fix).

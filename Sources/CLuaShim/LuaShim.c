@@ -11,32 +11,41 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
-/* Per-state host data; its address lives in the state's extra space. */
-typedef struct Host {
-  size_t used;          /* bytes currently allocated */
-  size_t limit;         /* cap in bytes; 0 = none */
-  int enforce;          /* > 0 while Lua code runs (cap applies) */
-  long long budget;     /* instructions per entry; 0 = unlimited */
-  long long remaining;  /* instructions left in this entry */
-  int tripped;          /* the budget ran out in this entry */
-  int depth;            /* nesting of sslua_pcall */
-  sslua_ReleaseFunction release;
-  void *context;        /* the Swift runtime */
-} Host;
+#include "host.h"
 
-/* Instructions between two budget checks. */
-#define BUDGET_STEP 1000
-
-static Host *gethost (lua_State *L) {
-  return *(Host **)lua_getextraspace(L);
-}
-
+#define gethost sslua_gethost
 
 /*
 ** {======================================================
 ** Allocator with a cap
 ** =======================================================
 */
+
+/*
+** Keeps where a refused allocation happened: the first script frames of the
+** running thread. Lua raises memory errors without calling the message
+** handler, so this is the only moment the position is known. Reading the
+** call stack here is safe: 5.4.4 allocates a new stack before it moves the
+** old one, and lua_getinfo("Sl") does not allocate.
+*/
+static void note_refusal (Host *h) {
+  lua_State *T = h->running;
+  lua_Debug ar;
+  size_t used = 0;
+  int level, frames = 0;
+  h->memwhere[0] = '\0';
+  if (T == NULL) return;
+  for (level = 0; frames < 6 && lua_getstack(T, level, &ar); level++) {
+    if (!lua_getinfo(T, "Sl", &ar) || ar.currentline <= 0 || ar.source[0] == '=')
+      continue;
+    int n = snprintf(h->memwhere + used, sizeof h->memwhere - used,
+                     frames == 0 ? "%s:%d:" : "\n\t%s:%d:", ar.short_src,
+                     ar.currentline);
+    if (n < 0 || (size_t)n >= sizeof h->memwhere - used) break;
+    used += (size_t)n;
+    frames++;
+  }
+}
 
 static void *counting_alloc (void *ud, void *ptr, size_t osize, size_t nsize) {
   Host *h = (Host *)ud;
@@ -46,9 +55,27 @@ static void *counting_alloc (void *ud, void *ptr, size_t osize, size_t nsize) {
     h->used -= old;
     return NULL;
   }
-  if (h->enforce > 0 && h->limit > 0 && nsize > old &&
-      h->used + (nsize - old) > h->limit)
-    return NULL;  /* Lua raises LUA_ERRMEM inside the protected call */
+  if (h->enforce > 0 && nsize > old) {
+    if (ptr == NULL && osize == LUA_TSTRING && h->max_string > 0 &&
+        nsize > h->max_string + 64) {  /* a new string, header included */
+      h->refused_string = 1;
+      note_refusal(h);
+      return NULL;
+    }
+    if (h->limit > 0 && h->used + (nsize - old) > h->limit) {
+      h->refused_string = 0;
+      note_refusal(h);
+      return NULL;  /* Lua raises LUA_ERRMEM inside the protected call */
+    }
+    /* Memory that grows fast is work too: read the clock now and then. */
+    h->since_clock += nsize - old;
+    if (h->since_clock >= SSLUA_ALLOC_CLOCK_STEP && h->deadline_ns != 0) {
+      h->since_clock = 0;
+      if (h->tripped == SSLUA_TRIP_NONE && h->running != NULL &&
+          sslua_now_ns() >= h->deadline_ns)
+        sslua_trip(h->running, h, SSLUA_TRIP_TIME);  /* raises at the next instruction */
+    }
+  }
   void *block = realloc(ptr, nsize);
   if (block != NULL)
     h->used = h->used - old + nsize;
@@ -97,65 +124,11 @@ void sslua_set_memory_limit (lua_State *L, size_t limit) {
   gethost(L)->limit = limit;
 }
 
-/* }====================================================== */
-
-
-/*
-** {======================================================
-** Instruction budget
-** =======================================================
-*/
-
-static void count_hook (lua_State *L, lua_Debug *ar) {
-  Host *h = gethost(L);
-  h->remaining -= lua_gethookcount(L);
-  if (h->remaining > 0) return;
-  h->tripped = 1;
-  /* Check every instruction from now on, so a script that catches the
-  ** error with pcall cannot keep running. */
-  lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
-  /* The position is the running function's (level 0), not its caller's. */
-  if (lua_getstack(L, 0, ar) && lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
-    lua_pushfstring(L, "%s:%d: ", ar->short_src, ar->currentline);
-  else
-    lua_pushliteral(L, "");
-  lua_pushfstring(L, "instruction budget exceeded (%I instructions)",
-                  (LUAI_UACINT)h->budget);
-  lua_concat(L, 2);
-  lua_error(L);
+void sslua_set_max_string (lua_State *L, size_t bytes) {
+  gethost(L)->max_string = bytes;
 }
 
-void sslua_set_budget (lua_State *L, long long instructions) {
-  gethost(L)->budget = instructions < 0 ? 0 : instructions;
-}
-
-long long sslua_budget (lua_State *L) { return gethost(L)->budget; }
-int sslua_budget_tripped (lua_State *L) { return gethost(L)->tripped; }
-
-long long sslua_instructions_used (lua_State *L) {
-  Host *h = gethost(L);
-  return h->budget == 0 ? 0 : h->budget - h->remaining;
-}
-
-static void arm_hook (lua_State *L, Host *h) {
-  if (h->budget > 0) {
-    int step = h->budget < BUDGET_STEP ? (int)h->budget : BUDGET_STEP;
-    lua_sethook(L, count_hook, LUA_MASKCOUNT, step);
-  }
-  else
-    lua_sethook(L, NULL, 0, 0);
-}
-
-int sslua_coroutine_create (lua_State *L) {
-  luaL_checktype(L, 1, LUA_TFUNCTION);
-  lua_State *co = lua_newthread(L);
-  lua_Hook hook = lua_gethook(L);
-  if (hook != NULL)
-    lua_sethook(co, hook, lua_gethookmask(L), lua_gethookcount(L));
-  lua_pushvalue(L, 1);
-  lua_xmove(L, co, 1);
-  return 1;
-}
+size_t sslua_max_string (lua_State *L) { return gethost(L)->max_string; }
 
 /* }====================================================== */
 
@@ -166,7 +139,12 @@ int sslua_coroutine_create (lua_State *L) {
 ** =======================================================
 */
 
-/* Message handler: appends a traceback to the error message. */
+/*
+** Message handler: adds the position of the first script frame when the
+** message has none (errors raised by C functions, error(msg, 0), yields
+** across the boundary), then a traceback. Host chunks (named "=...") are
+** skipped: the position a person needs is in their script.
+*/
 static int msghandler (lua_State *L) {
   const char *msg = lua_tostring(L, 1);
   if (msg == NULL) {
@@ -176,8 +154,41 @@ static int msghandler (lua_State *L) {
       msg = lua_pushfstring(L, "(error object is a %s value)",
                             luaL_typename(L, 1));
   }
+  if (!sslua_has_position(msg)) {
+    lua_Debug ar;
+    int level;
+    for (level = 1; lua_getstack(L, level, &ar); level++) {
+      if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0 && ar.source[0] != '=') {
+        msg = lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.currentline, msg);
+        break;
+      }
+    }
+  }
   luaL_traceback(L, L, msg, 1);
   return 1;
+}
+
+/* Replaces the bare "not enough memory" on top with where and why. */
+static void describe_memory_error (lua_State *L, Host *h) {
+  lua_pop(L, 1);
+  const char *why = h->refused_string
+      ? "not enough memory (a string longer than the %d KiB scripts may build)"
+      : "not enough memory (the script reached its memory cap of %d KiB)";
+  int kib = (int)((h->refused_string ? h->max_string : h->limit) / 1024);
+  if (h->memwhere[0] != '\0') {
+    /* "where: message", then the frames kept at the refusal as a traceback */
+    const char *rest = strchr(h->memwhere, '\n');
+    size_t first = rest ? (size_t)(rest - h->memwhere) : strlen(h->memwhere);
+    lua_pushlstring(L, h->memwhere, first);
+    lua_pushliteral(L, " ");
+    lua_pushfstring(L, why, kib);
+    lua_pushliteral(L, "\nstack traceback:\n\t");
+    lua_pushstring(L, h->memwhere);
+    lua_concat(L, 5);
+  }
+  else
+    lua_pushfstring(L, why, kib);
+  h->memwhere[0] = '\0';
 }
 
 int sslua_pcall (lua_State *L, int nargs, int nresults) {
@@ -185,11 +196,19 @@ int sslua_pcall (lua_State *L, int nargs, int nresults) {
   int base = lua_gettop(L) - nargs;  /* function index */
   int status;
   int saved_enforce = h->enforce;
-  if (h->depth == 0) {  /* a new entry into Lua: fresh budget */
-    h->remaining = h->budget;
-    h->tripped = 0;
-    arm_hook(L, h);
+  lua_State *saved_running = h->running;
+  if (h->depth >= SSLUA_MAX_CALL_DEPTH) {
+    /* Swift and Lua calling each other this deeply would exhaust the C stack. */
+    lua_settop(L, base - 1);
+    lua_pushfstring(L, "calls between scripts and the host nested deeper than %d",
+                    SSLUA_MAX_CALL_DEPTH);
+    return LUA_ERRRUN;
   }
+  h->running = L;
+  if (h->depth == 0 && h->episode == 0)  /* a new entry into Lua: fresh limits */
+    sslua_reset_limits(L, h);
+  else
+    sslua_arm_hook(L, h);
   lua_pushcfunction(L, msghandler);
   lua_insert(L, base);
   h->depth++;
@@ -197,7 +216,10 @@ int sslua_pcall (lua_State *L, int nargs, int nresults) {
   status = lua_pcall(L, nargs, nresults, base);
   h->enforce = saved_enforce;
   h->depth--;
+  h->running = saved_running;
   lua_remove(L, base);
+  if (status == LUA_ERRMEM)
+    describe_memory_error(L, h);
   return status;
 }
 

@@ -60,16 +60,65 @@ size_t sslua_memory_used(struct lua_State *L);
 size_t sslua_memory_limit(struct lua_State *L);
 void sslua_set_memory_limit(struct lua_State *L, size_t limit);
 
-/* Instruction budget per entry into Lua (0 = unlimited). */
+/*
+** Limits of an episode: one event and everything it causes, or, outside an
+** explicit episode, one outermost sslua_pcall.
+**
+** Work is counted in units: one per VM instruction, and library functions
+** charge for the work they do in C (a pattern match step, an element moved
+** by table.move). The wall-clock deadline is read by the count hook, by
+** sslua_charge and by the allocator, so it holds inside C code too.
+*/
+#define SSLUA_TRIP_NONE 0
+#define SSLUA_TRIP_BUDGET 1
+#define SSLUA_TRIP_TIME 2
+
+/* Work units per episode (0 = unlimited). */
 void sslua_set_budget(struct lua_State *L, long long instructions);
 long long sslua_budget(struct lua_State *L);
-int sslua_budget_tripped(struct lua_State *L);
 long long sslua_instructions_used(struct lua_State *L);
+
+/* Wall-clock time per episode in nanoseconds (0 = none). */
+void sslua_set_time_limit(struct lua_State *L, long long nanoseconds);
+long long sslua_time_limit(struct lua_State *L);
+
+/* The longest string scripts may build, in bytes (0 = none). */
+void sslua_set_max_string(struct lua_State *L, size_t bytes);
+size_t sslua_max_string(struct lua_State *L);
+
+/* Why the current (or last) episode stopped: SSLUA_TRIP_*. */
+int sslua_trip_reason(struct lua_State *L);
+/* Non-zero when the budget ran out (kept for callers of the first API). */
+int sslua_budget_tripped(struct lua_State *L);
+
+/*
+** Opens an episode: a fresh budget and deadline shared by every call into
+** Lua until sslua_end_episode, however many there are.
+*/
+void sslua_begin_episode(struct lua_State *L);
+void sslua_end_episode(struct lua_State *L);
+
+/*
+** Charges `units` of work to the episode; raises the budget or time error
+** when a limit has run out. Call only from C functions Lua called (it may
+** raise), never from Swift.
+*/
+void sslua_charge(struct lua_State *L, long long units);
+
+/* charge(n): sslua_charge for trusted host Lua code. */
+int sslua_charge_function(struct lua_State *L);
+
+/* How deeply Swift and Lua calls are nested now (sslua_pcall levels). */
+int sslua_call_depth(struct lua_State *L);
+/* The deepest nesting sslua_pcall allows; beyond it the call fails. */
+#define SSLUA_MAX_CALL_DEPTH 48
 
 /*
 ** Calls the function below `nargs` arguments under lua_pcallk with a
-** traceback message handler. The outermost call resets the budget. On
-** error the message (with traceback appended) is on top.
+** message handler that adds the script position (when the message has none)
+** and a traceback. Outside an episode, the outermost call starts fresh
+** limits. On error the message is on top; a memory error names where the
+** refused allocation happened.
 */
 int sslua_pcall(struct lua_State *L, int nargs, int nresults);
 
@@ -97,7 +146,22 @@ int sslua_object_gc(struct lua_State *L);
 void sslua_push_field_access(struct lua_State *L, sslua_FieldDispatcher dispatcher,
                              void *type_context, uint32_t tag, int is_set);
 
+/*
+** The bounded library of sandboxes: returns a table of replacements for the
+** standard functions that could otherwise run past the limits or outlive
+** them: xpcall (handlers stop at a limit), setmetatable (no __gc),
+** coroutine.create/resume (hooks follow threads), and charged versions of the
+** table, string and utf8 functions that loop in C. Run it protected.
+*/
+int sslua_open_bounded(struct lua_State *L);
+
 /* coroutine.create for sandboxes: the new thread inherits the budget hook. */
 int sslua_coroutine_create(struct lua_State *L);
+
+/*
+** The pattern functions (find, match, gmatch, gsub) with Lua 5.4 semantics
+** and a step budget: adds them to the table at `idx` (LuaPatterns.c).
+*/
+void sslua_add_pattern_functions(struct lua_State *L, int idx);
 
 #endif

@@ -31,7 +31,11 @@ struct ScriptErrorTests {
     let harness = try Harness(configuration: .init(limits: .init(memoryLimit: 4 << 20, instructionBudget: nil)))
     let error = try #require(harness.failure("memory_bomb.lua"))
     #expect(error.kind == .memory)
-    #expect(error.message == "not enough memory")
+    #expect(error.message == "not enough memory (the script reached its memory cap of 4096 KiB)")
+    // Lua raises memory errors without a message handler; the host still names the line.
+    #expect(error.chunk?.hasSuffix("memory_bomb.lua") == true)
+    #expect(error.line == 4)
+    #expect(error.traceback?.contains("memory_bomb.lua:4:") == true)
     harness.runtime.collectGarbage()
     #expect(harness.runtime.memoryUsed < 4 << 20)
     #expect(try harness.runtime.evaluate("return #string.rep('a', 1000)") == [1000])

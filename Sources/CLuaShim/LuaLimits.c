@@ -1,0 +1,209 @@
+/*
+** CLuaShim: the limits of an episode (work budget and wall-clock deadline).
+**
+** The count hook runs every SSLUA_HOOK_STEP instructions; it counts the
+** budget and reads the clock. Library functions that loop in C charge their
+** work through sslua_charge, and the allocator reads the clock as memory
+** grows, so neither a long C loop nor a run of huge string copies can hide
+** from the deadline. Once a limit runs out the hook is set to fire on every
+** instruction, so a script that catches the error with pcall cannot go on.
+*/
+/* clock_gettime is POSIX: ask for it under -std=c99 too. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <time.h>
+
+#include <lua.h>
+#include <lauxlib.h>
+
+#include "host.h"
+
+long long sslua_now_ns (void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void count_hook (lua_State *L, lua_Debug *ar);
+
+void sslua_arm_hook (lua_State *L, Host *h) {
+  if (h->budget <= 0 && h->deadline_ns == 0) {
+    lua_sethook(L, NULL, 0, 0);
+    return;
+  }
+  int step = h->hook_step > 0 ? h->hook_step : SSLUA_HOOK_STEP;
+  if (h->tripped != SSLUA_TRIP_NONE)
+    step = 1;
+  else if (h->budget > 0 && h->remaining < step)
+    step = h->remaining > 0 ? (int)h->remaining : 1;
+  lua_sethook(L, count_hook, LUA_MASKCOUNT, step);
+}
+
+void sslua_reset_limits (lua_State *L, Host *h) {
+  h->remaining = h->budget;
+  h->tripped = SSLUA_TRIP_NONE;
+  h->since_clock_units = 0;
+  h->since_clock = 0;
+  h->hook_step = SSLUA_HOOK_STEP;
+  h->last_hook_ns = 0;
+  if (h->time_limit_ns > 0) {
+    h->last_hook_ns = sslua_now_ns();
+    h->deadline_ns = h->last_hook_ns + h->time_limit_ns;
+  }
+  else
+    h->deadline_ns = 0;
+  sslua_arm_hook(L, h);
+}
+
+void sslua_trip (lua_State *L, Host *h, int reason) {
+  if (h->tripped == SSLUA_TRIP_NONE)
+    h->tripped = reason;
+  /* Every instruction from now on runs the hook, which raises again. */
+  lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+}
+
+/* Pushes the message of the limit that ran out. */
+static void push_limit_message (lua_State *L, Host *h) {
+  if (h->tripped == SSLUA_TRIP_TIME) {
+    char text[96];
+    snprintf(text, sizeof text, "time limit exceeded (one event may run %.3g s)",
+             (double)h->time_limit_ns / 1e9);
+    lua_pushstring(L, text);
+  }
+  else
+    lua_pushfstring(L, "instruction budget exceeded (%I instructions)",
+                    (LUAI_UACINT)h->budget);
+}
+
+int sslua_raise_trip (lua_State *L, Host *h, int level) {
+  luaL_where(L, level);
+  push_limit_message(L, h);
+  lua_concat(L, 2);
+  return lua_error(L);
+}
+
+/* Reads the clock; trips the time limit when the deadline has passed. */
+static int past_deadline (Host *h, long long now) {
+  return h->deadline_ns != 0 && now >= h->deadline_ns;
+}
+
+static void count_hook (lua_State *L, lua_Debug *ar) {
+  Host *h = sslua_gethost(L);
+  h->running = L;
+  if (h->tripped == SSLUA_TRIP_NONE) {
+    if (h->budget > 0) {
+      h->remaining -= lua_gethookcount(L);
+      if (h->remaining <= 0)
+        h->tripped = SSLUA_TRIP_BUDGET;
+    }
+    if (h->deadline_ns != 0 && h->tripped == SSLUA_TRIP_NONE) {
+      long long now = sslua_now_ns();
+      if (past_deadline(h, now))
+        h->tripped = SSLUA_TRIP_TIME;
+      else if (h->hook_step == SSLUA_HOOK_STEP &&
+               now - h->last_hook_ns > SSLUA_HOOK_SLOW_NS) {
+        /* A thousand instructions took this long: some are very slow, so
+        ** check more often for the rest of the episode. */
+        h->hook_step = SSLUA_HOOK_SLOW_STEP;
+        lua_sethook(L, count_hook, LUA_MASKCOUNT, SSLUA_HOOK_SLOW_STEP);
+      }
+      h->last_hook_ns = now;
+    }
+    if (h->tripped == SSLUA_TRIP_NONE) {
+      if (h->budget > 0 && h->remaining < lua_gethookcount(L))
+        lua_sethook(L, count_hook, LUA_MASKCOUNT, (int)h->remaining);
+      return;
+    }
+  }
+  lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+  /* The position is the running function's (level 0), not its caller's. */
+  if (lua_getstack(L, 0, ar) && lua_getinfo(L, "Sl", ar) &&
+      ar->currentline > 0)
+    lua_pushfstring(L, "%s:%d: ", ar->short_src, ar->currentline);
+  else
+    lua_pushliteral(L, "");
+  push_limit_message(L, h);
+  lua_concat(L, 2);
+  lua_error(L);
+}
+
+void sslua_charge (lua_State *L, long long units) {
+  Host *h = sslua_gethost(L);
+  if (h->tripped == SSLUA_TRIP_NONE && h->enforce > 0) {
+    if (h->budget > 0 && units > 0) {
+      h->remaining -= units;
+      if (h->remaining <= 0)
+        h->tripped = SSLUA_TRIP_BUDGET;
+    }
+    if (h->deadline_ns != 0 && h->tripped == SSLUA_TRIP_NONE) {
+      h->since_clock_units += units > 0 ? units : 1;
+      if (h->since_clock_units >= SSLUA_CHARGE_CLOCK_STEP) {
+        h->since_clock_units = 0;
+        if (past_deadline(h, sslua_now_ns()))
+          h->tripped = SSLUA_TRIP_TIME;
+      }
+    }
+    if (h->tripped == SSLUA_TRIP_NONE) return;
+  }
+  else if (h->tripped == SSLUA_TRIP_NONE)
+    return;  /* not in a limited call (host code run from Swift) */
+  sslua_trip(L, h, h->tripped);
+  sslua_raise_trip(L, h, 1);
+}
+
+int sslua_charge_function (lua_State *L) {
+  lua_Integer units = luaL_checkinteger(L, 1);
+  sslua_charge(L, (long long)units);
+  return 0;
+}
+
+void sslua_set_budget (lua_State *L, long long instructions) {
+  sslua_gethost(L)->budget = instructions < 0 ? 0 : instructions;
+}
+
+long long sslua_budget (lua_State *L) { return sslua_gethost(L)->budget; }
+
+long long sslua_instructions_used (lua_State *L) {
+  Host *h = sslua_gethost(L);
+  return h->budget == 0 ? 0 : h->budget - h->remaining;
+}
+
+void sslua_set_time_limit (lua_State *L, long long nanoseconds) {
+  sslua_gethost(L)->time_limit_ns = nanoseconds < 0 ? 0 : nanoseconds;
+}
+
+long long sslua_time_limit (lua_State *L) {
+  return sslua_gethost(L)->time_limit_ns;
+}
+
+int sslua_trip_reason (lua_State *L) { return sslua_gethost(L)->tripped; }
+
+int sslua_budget_tripped (lua_State *L) {
+  return sslua_gethost(L)->tripped == SSLUA_TRIP_BUDGET;
+}
+
+void sslua_begin_episode (lua_State *L) {
+  Host *h = sslua_gethost(L);
+  h->episode = 1;
+  sslua_reset_limits(L, h);
+}
+
+void sslua_end_episode (lua_State *L) {
+  Host *h = sslua_gethost(L);
+  h->episode = 0;
+  h->deadline_ns = 0;
+}
+
+int sslua_call_depth (lua_State *L) { return sslua_gethost(L)->depth; }
+
+int sslua_has_position (const char *msg) {
+  /* "chunk:12: ..." on the first line: a colon, digits, a colon and a space */
+  for (const char *p = msg; *p != '\0' && *p != '\n'; p++) {
+    if (*p != ':') continue;
+    const char *q = p + 1;
+    while (*q >= '0' && *q <= '9') q++;
+    if (q > p + 1 && q[0] == ':' && q[1] == ' ') return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,85 @@
+/*
+** The per-state host block shared by the files of CLuaShim (private).
+**
+** Its address lives in the state's extra space, which Lua copies into every
+** new thread, so coroutines find the same block.
+*/
+#ifndef SENDINGSTATE_HOST_H
+#define SENDINGSTATE_HOST_H
+
+#include <stddef.h>
+
+#include <lua.h>
+
+#include "LuaShim.h"
+
+/* Instructions between two checks of the count hook. */
+#define SSLUA_HOOK_STEP 1000
+/* The step once the hook has seen instructions that are slow (big string
+** comparisons, say): checks come ten times as often for the rest of the
+** episode, so one slow instruction cannot hide behind a thousand others. */
+#define SSLUA_HOOK_SLOW_STEP 10
+/* A hook interval longer than this (ns) switches to the slow step. */
+#define SSLUA_HOOK_SLOW_NS 20000000LL
+/* Units charged by library functions between two clock reads. */
+#define SSLUA_CHARGE_CLOCK_STEP 4096
+/* Bytes allocated between two clock reads. */
+#define SSLUA_ALLOC_CLOCK_STEP (256 * 1024)
+/* Size of the buffer that keeps where a refused allocation happened. */
+#define SSLUA_WHERE_SIZE 768
+
+typedef struct Host {
+  /* Memory. */
+  size_t used;          /* bytes currently allocated */
+  size_t limit;         /* cap in bytes; 0 = none */
+  size_t max_string;    /* largest string in bytes; 0 = none */
+  int enforce;          /* > 0 while Lua code runs (the caps apply) */
+  size_t since_clock;   /* bytes allocated since the last clock read */
+  int refused_string;   /* the last refusal was a string over max_string */
+  char memwhere[SSLUA_WHERE_SIZE];  /* where the last refusal happened */
+
+  /* Work budget: one unit per VM instruction, plus what library functions
+  ** charge for their own work. */
+  long long budget;     /* units per episode; 0 = unlimited */
+  long long remaining;  /* units left in this episode */
+  long long since_clock_units;  /* units charged since the last clock read */
+
+  /* Wall clock. */
+  long long time_limit_ns;  /* per episode; 0 = none */
+  long long deadline_ns;    /* monotonic; 0 = none */
+  long long last_hook_ns;   /* when the count hook last ran */
+  int hook_step;            /* the count hook's current step */
+
+  int tripped;          /* SSLUA_TRIP_* once a limit ran out in this episode */
+  int depth;            /* nesting of sslua_pcall */
+  int episode;          /* > 0 while an explicit episode is open */
+  lua_State *running;   /* the thread running Lua code now (or last) */
+
+  sslua_ReleaseFunction release;
+  void *context;        /* the Swift runtime */
+} Host;
+
+static inline Host *sslua_gethost (lua_State *L) {
+  return *(Host **)lua_getextraspace(L);
+}
+
+/* Monotonic nanoseconds. */
+long long sslua_now_ns (void);
+
+/* Arms the count hook of `L` for the current episode state. */
+void sslua_arm_hook (lua_State *L, Host *h);
+
+/* Marks the episode as tripped for `reason` and makes the next instruction
+** of `L` run the hook (which raises). Safe inside the allocator. */
+void sslua_trip (lua_State *L, Host *h, int reason);
+
+/* Starts the limits of a new episode (budget, deadline, hook). */
+void sslua_reset_limits (lua_State *L, Host *h);
+
+/* Pushes "where: limit message" for the tripped limit and raises it. */
+int sslua_raise_trip (lua_State *L, Host *h, int level);
+
+/* Whether the first line of `msg` starts with a "chunk:line: " position. */
+int sslua_has_position (const char *msg);
+
+#endif
