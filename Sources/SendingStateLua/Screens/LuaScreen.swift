@@ -44,17 +44,21 @@ public final class LuaScreen {
     public var data: ServerPayload?
     /// Swift renderers for unit types (used when the script's `units` has no entry).
     public var swiftUnits: [String: @MainActor @Sendable (ServerUnit) -> View]
+    /// Where the screen's `print` writes, from loading on (`nil`: standard output). Tools that
+    /// print a machine-readable report on standard output send script output elsewhere.
+    public var output: (@Sendable (String) -> Void)?
 
     /// Creates options.
     public init(
       state: LuaValue? = nil, scriptRoots: [String] = [], limits: LuaRuntime.Limits = .init(), data: ServerPayload? = nil,
-      swiftUnits: [String: @MainActor @Sendable (ServerUnit) -> View] = [:]
+      swiftUnits: [String: @MainActor @Sendable (ServerUnit) -> View] = [:], output: (@Sendable (String) -> Void)? = nil
     ) {
       self.state = state
       self.scriptRoots = scriptRoots
       self.limits = limits
       self.data = data
       self.swiftUnits = swiftUnits
+      self.output = output
     }
   }
 
@@ -133,6 +137,7 @@ public final class LuaScreen {
     let folder = (path as NSString).deletingLastPathComponent
     runtime = try LuaRuntime(
       configuration: .init(limits: options.limits, scriptRoots: [folder.isEmpty ? "." : folder] + options.scriptRoots))
+    if let output = options.output { runtime.output = output }
     store = BindingStore(state: .nil, identifier: path)
     bridge = try LuaViewBridge(runtime: runtime)
     host.screen = self
