@@ -179,6 +179,14 @@ long long sslua_time_limit (lua_State *L) {
 
 int sslua_trip_reason (lua_State *L) { return sslua_gethost(L)->tripped; }
 
+int sslua_deadline_passed (lua_State *L) {
+  Host *h = sslua_gethost(L);
+  if (h->tripped == SSLUA_TRIP_TIME) return 1;
+  if (!past_deadline(h, sslua_now_ns())) return 0;
+  if (h->tripped == SSLUA_TRIP_NONE) h->tripped = SSLUA_TRIP_TIME;
+  return 1;
+}
+
 int sslua_budget_tripped (lua_State *L) {
   return sslua_gethost(L)->tripped == SSLUA_TRIP_BUDGET;
 }

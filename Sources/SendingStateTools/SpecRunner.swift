@@ -118,8 +118,8 @@ public final class SpecRunner {
     else {
       throw ToolError.usage("the spec framework failed to load")
     }
-    let prims = makePrimitives(runtime, specFolder: folder)
-    let module = runtime.makeValue(["version": .string(LuaScreen.apiVersion)])
+    let prims = try makePrimitives(runtime, specFolder: folder)
+    let module = try runtime.makeValue(["version": .string(LuaScreen.apiVersion)])
     // NB: Lua keeps this closure; capturing the runtime or references strongly would be a
     // Swift↔Lua cycle that keeps the whole state alive.
     module.setField("open", to: runtime.makeFunction("open") { [unowned self, weak driver, weak prims] call in
@@ -193,8 +193,8 @@ public final class SpecRunner {
     screens.removeAll()
   }
 
-  private func makePrimitives(_ runtime: LuaRuntime, specFolder: String) -> LuaRef {
-    let prims = runtime.makeValue(.table(LuaTable()))
+  private func makePrimitives(_ runtime: LuaRuntime, specFolder: String) throws -> LuaRef {
+    let prims = try runtime.makeValue(.table(LuaTable()))
     func screen(_ call: LuaCall) throws -> LuaScreen {
       guard let screen = screens[try call.integer(1)] else {
         throw ScriptError(kind: .runtime, message: "the screen was closed")
@@ -214,15 +214,15 @@ public final class SpecRunner {
       return 0
     })
     prims.setField("state", to: runtime.makeFunction("state") { call in
-      try MainActor.assumeIsolated { call.push(try screen(call).state) }
+      try MainActor.assumeIsolated { try call.push(try screen(call).state) }
       return 1
     })
     prims.setField("actions", to: runtime.makeFunction("actions") { call in
-      try MainActor.assumeIsolated { call.push(.table(LuaTable(sequence: try screen(call).actionLog))) }
+      try MainActor.assumeIsolated { try call.push(.table(LuaTable(sequence: try screen(call).actionLog))) }
       return 1
     })
     prims.setField("tree", to: runtime.makeFunction("tree") { call in
-      try MainActor.assumeIsolated { call.push(.string(try screen(call).root.renderTree().text)) }
+      try MainActor.assumeIsolated { call.push((try screen(call).root.renderTree().text)) }
       return 1
     })
     prims.setField("property", to: runtime.makeFunction("property") { call in
@@ -230,11 +230,11 @@ public final class SpecRunner {
         let target = try screen(call)
         let row = try call.optionalString(2).map { (list: $0, index: Int(try call.integer(3))) }
         do {
-          call.push(.boolean(true))
-          call.push(try target.property(try call.string(5), of: try call.string(4), inRow: row))
+          call.push(true)
+          try call.push(try target.property(try call.string(5), of: try call.string(4), inRow: row))
         } catch {
-          call.push(.boolean(false))
-          call.push(.string(ToolError.from(error).description))
+          call.push(false)
+          call.push(ToolError.from(error).description)
         }
         return 2
       }
@@ -253,11 +253,11 @@ public final class SpecRunner {
           case "type": try driver.type(id, try call.string(6))
           default: try driver.gesture(id, try call.string(6), try call.value(7).tableValue?.fields ?? [:])
           }
-          call.push(.boolean(true))
+          call.push(true)
           return 1
         } catch {
-          call.push(.boolean(false))
-          call.push(.string(ToolError.from(error).description))
+          call.push(false)
+          call.push(ToolError.from(error).description)
           return 2
         }
       }

@@ -7,6 +7,9 @@ import Foundation
 /// A minimal HTTP/1.1 server on 127.0.0.1 for tests: serves fixed bodies by path, answers 404
 /// otherwise, handles at most `maxRequests` connections, then stops. Loopback only.
 ///
+/// A path in `endless` streams a body that never ends, with no length announced, until the
+/// client hangs up (for tests of size limits).
+///
 /// ```swift
 /// let server = try LoopbackHTTPServer(routes: ["/payload.json": json], maxRequests: 2)
 /// server.url("/payload.json")   // "http://127.0.0.1:<port>/payload.json"
@@ -16,10 +19,13 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
   public let port: UInt16
   private let socketFD: Int32
   private let routes: [String: String]
+  private let endless: Set<String>
 
-  /// Starts serving `routes` (path → body) for at most `maxRequests` connections.
-  public init(routes: [String: String], maxRequests: Int = 8) throws {
+  /// Starts serving `routes` (path → body) and `endless` paths for at most `maxRequests`
+  /// connections.
+  public init(routes: [String: String], endless: Set<String> = [], maxRequests: Int = 8) throws {
     self.routes = routes
+    self.endless = endless
     let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socketFD >= 0 else { throw POSIXError(.EIO) }
     var address = sockaddr_in()
@@ -48,6 +54,11 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
       let count = read(client, &buffer, buffer.count)
       let request = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
       let path = request.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+      if endless.contains(path) {
+        streamForever(to: client)
+        close(client)
+        continue
+      }
       let body = routes[path]
       let payload = body ?? "not found"
       let response =
@@ -57,6 +68,15 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
       close(client)
     }
     close(socketFD)
+  }
+
+  /// Writes a header without a length, then 64 KiB chunks until the client hangs up (MSG_NOSIGNAL:
+  /// a closed peer is an error code, not SIGPIPE).
+  private func streamForever(to client: Int32) {
+    let header = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n"
+    _ = header.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 64 << 10)
+    while chunk.withUnsafeBytes({ send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) > 0 {}
   }
 
   /// The URL of `path` on this server.

@@ -86,6 +86,12 @@ long long sslua_time_limit(struct lua_State *L);
 void sslua_set_max_string(struct lua_State *L, size_t bytes);
 size_t sslua_max_string(struct lua_State *L);
 
+/*
+** Whether the deadline has passed (checked by Swift code that walks big
+** values inside an episode). Marks the episode as tripped; never raises.
+*/
+int sslua_deadline_passed(struct lua_State *L);
+
 /* Why the current (or last) episode stopped: SSLUA_TRIP_*. */
 int sslua_trip_reason(struct lua_State *L);
 /* Non-zero when the budget ran out (kept for callers of the first API). */

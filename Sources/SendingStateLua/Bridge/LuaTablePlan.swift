@@ -169,17 +169,26 @@ public final class LuaTablePlan<Root>: @unchecked Sendable {
     value = copy
   }
 
+  /// Pushes a new list of the keys.
+  private func pushKeyList(on stack: LuaStack) {
+    lua_createtable(stack.L, Int32(fields.count), 0)
+    for (offset, field) in fields.enumerated() {
+      stack.push(field.key)
+      lua_rawseti(stack.L, -2, lua_Integer(offset + 1))
+    }
+  }
+
   /// Pushes this plan's interned key list (created once per runtime).
   private func pushKeys(on stack: LuaStack) -> Int32 {
     guard let host = sslua_host_context(stack.L) else {
-      stack.push(LuaValue.table(LuaTable(sequence: keys.map(LuaValue.string))))
+      pushKeyList(on: stack)
       return lua_gettop(stack.L)
     }
     let runtime = Unmanaged<LuaRuntime>.fromOpaque(host).takeUnretainedValue()
     if id < runtime.internedKeys.count, runtime.internedKeys[id] != 0 {
       stack.push(reference: runtime.internedKeys[id])
     } else {
-      stack.push(LuaValue.table(LuaTable(sequence: keys.map(LuaValue.string))))
+      pushKeyList(on: stack)
       lua_pushvalue(stack.L, -1)
       if id >= runtime.internedKeys.count {
         runtime.internedKeys += Array(repeating: 0, count: id + 1 - runtime.internedKeys.count)

@@ -253,22 +253,50 @@ struct LuaUnkeyedDecoding: UnkeyedDecodingContainer {
 extension LuaValue: Codable {
   /// Decodes any JSON-like value (objects, arrays, strings, numbers, booleans, null).
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .nil
-    } else if let flag = try? container.decode(Bool.self) {
-      self = .boolean(flag)
-    } else if let integer = try? container.decode(Int64.self) {
-      self = .integer(integer)
-    } else if let number = try? container.decode(Double.self) {
-      self = .number(number)
-    } else if let text = try? container.decode(String.self) {
-      self = .string(text)
-    } else if let list = try? container.decode([LuaValue].self) {
-      self = .table(LuaTable(sequence: list))
-    } else {
-      self = .table(LuaTable(fields: try container.decode([String: LuaValue].self).filter { $0.value != .nil }))
+    let limits = decoder.userInfo[LuaJSONLimits.key] as? LuaJSONLimits
+    try limits?.visit(decoder.codingPath)
+    if let single = try? decoder.singleValueContainer() {
+      if single.decodeNil() {
+        self = .nil
+        return
+      }
+      if let flag = try? single.decode(Bool.self) {
+        self = .boolean(flag)
+        return
+      }
+      if let integer = try? single.decode(Int64.self) {
+        self = .integer(integer)
+        return
+      }
+      if let number = try? single.decode(Double.self) {
+        guard number.isFinite else {
+          throw LuaBridgeError(path: LuaJSONLimits.path(decoder.codingPath, root: limits?.root), problem: LuaStack.nonFinite(number))
+        }
+        self = .number(number)
+        return
+      }
+      if let text = try? single.decode(String.self) {
+        self = .string(text)
+        return
+      }
     }
+    // Containers: nested errors (a depth limit, say) propagate instead of being tried away.
+    try limits?.enterTable(decoder.codingPath)
+    if var list = try? decoder.unkeyedContainer() {
+      var sequence: [LuaValue] = []
+      while !list.isAtEnd {
+        sequence.append(try list.decode(LuaValue.self))
+      }
+      self = .table(LuaTable(sequence: sequence))
+      return
+    }
+    let object = try decoder.container(keyedBy: LuaJSONKey.self)
+    var fields: [String: LuaValue] = [:]
+    for key in object.allKeys {
+      let value = try object.decode(LuaValue.self, forKey: key)
+      if value != .nil { fields[key.stringValue] = value }
+    }
+    self = .table(LuaTable(fields: fields))
   }
 
   /// Encodes as JSON-like data: a list table as an array, a table with fields as an object.

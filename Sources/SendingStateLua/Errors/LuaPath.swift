@@ -36,14 +36,23 @@ public struct LuaPath: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// `root.field[2].other`.
-  public var description: String {
-    components.reduce(root) { text, component in
+  public var description: String { abbreviated(after: components.count) }
+
+  /// The path with only its first `count` steps, then `…` when there are more (for paths as
+  /// deep as a depth limit).
+  public func abbreviated(after count: Int) -> String {
+    var text = root
+    for component in components.prefix(count) {
       switch component {
-      case .field(let name): text + "." + name
-      case .index(let index): text + "[\(index)]"
+      case .field(let name): text += "." + name
+      case .index(let index): text += "[\(index)]"
       }
     }
+    return components.count > count ? text + "…" : text
   }
+
+  /// How many steps the path has.
+  public var depth: Int { components.count }
 }
 
 /// A value that does not fit where it crosses the boundary, with the path to it.
@@ -58,11 +67,24 @@ public struct LuaBridgeError: Error, Equatable, Sendable, CustomStringConvertibl
   public var path: LuaPath
   /// What is wrong with it.
   public var problem: String
+  /// ``ScriptError/Kind/typeMismatch`` for a value that does not fit,
+  /// ``ScriptError/Kind/tooLarge`` for one past a depth or size limit.
+  public var kind: ScriptError.Kind
 
   /// Creates an error.
-  public init(path: LuaPath, problem: String) {
+  public init(path: LuaPath, problem: String, kind: ScriptError.Kind = .typeMismatch) {
     self.path = path
     self.problem = problem
+    self.kind = kind
+  }
+
+  /// An error for a value past a limit; deep paths are shortened (`state.a.a.a.a…`).
+  static func tooLarge(_ path: LuaPath, _ problem: String, kind: ScriptError.Kind = .tooLarge) -> LuaBridgeError {
+    var shown = path
+    if path.depth > 8 {
+      shown = LuaPath(root: path.abbreviated(after: 4))
+    }
+    return LuaBridgeError(path: shown, problem: problem, kind: kind)
   }
 
   /// `path: problem`.
@@ -70,6 +92,6 @@ public struct LuaBridgeError: Error, Equatable, Sendable, CustomStringConvertibl
 
   /// The same problem as a ``ScriptError``.
   public var scriptError: ScriptError {
-    ScriptError(kind: .typeMismatch, message: description)
+    ScriptError(kind: kind, message: description)
   }
 }

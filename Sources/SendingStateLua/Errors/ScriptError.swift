@@ -27,6 +27,10 @@ public struct ScriptError: Error, Equatable, Sendable, CustomStringConvertible {
     case sandboxViolation = "sandbox violation"
     /// Recursion went too deep (Lua stack or C stack).
     case stackOverflow = "stack overflow"
+    /// The episode ran past its wall-clock time limit.
+    case timeout = "time limit exceeded"
+    /// A value, payload or layout is deeper or bigger than the limits allow.
+    case tooLarge = "too large"
   }
 
   /// The kind.

@@ -5,7 +5,9 @@ import CLuaShim
 ///
 /// NB: nothing here may raise a Lua error. Reads are raw (`lua_rawget`, `lua_next` on tables we
 /// iterate without modifying keys), pushes allocate only outside the memory cap's enforcement
-/// (the cap applies while Lua code runs, not while Swift runs).
+/// (the cap applies while Lua code runs, not while Swift runs). A C function is promised only
+/// 20 free stack slots, so every recursive push and read reserves its slots per level with
+/// `lua_checkstack` and stops at the depth limit.
 @usableFromInline
 struct LuaStack {
   let L: OpaquePointer
@@ -18,6 +20,18 @@ struct LuaStack {
 
   func typeName(at index: Int32) -> String {
     String(cString: sslua_typename_at(L, index))
+  }
+
+  /// The limits of the runtime that owns this state (the defaults for a state without one).
+  var limits: LuaRuntime.Limits {
+    sslua_host_context(L).map { Unmanaged<LuaRuntime>.fromOpaque($0).takeUnretainedValue().limits } ?? .init()
+  }
+
+  /// Reserves `slots` free stack slots, or throws naming `path`.
+  func reserve(_ slots: Int32, at path: @autoclosure () -> LuaPath) throws(LuaBridgeError) {
+    guard lua_checkstack(L, slots) != 0 else {
+      throw LuaBridgeError.tooLarge(path(), "the Lua stack cannot grow further")
+    }
   }
 
   // MARK: - Push
@@ -34,26 +48,60 @@ struct LuaStack {
   func push(_ value: Bool) { lua_pushboolean(L, value ? 1 : 0) }
   func pushNil() { lua_pushnil(L) }
 
-  /// Pushes a data value (tables are built fresh, with raw sets).
-  func push(_ value: LuaValue) {
+  /// Pushes a data value (tables are built fresh, with raw sets), or throws naming the path of
+  /// the part that does not fit: too deep, too many values, a non-finite number, or more memory
+  /// than the cap leaves. On a throw nothing is left on the stack.
+  func push(_ value: LuaValue, path: LuaPath = LuaPath(root: "value")) throws(LuaBridgeError) {
+    let base = top
+    let limits = self.limits
+    var crossing = Crossing(maxDepth: limits.maxDepth, maxNodes: limits.maxNodes, root: path, state: L)
+    do {
+      try reserve(2, at: path)
+      try push(value, depth: 0, crossing: &crossing)
+    } catch {
+      lua_settop(L, base)
+      throw error
+    }
+    if let cap = limits.memoryLimit, Int(sslua_memory_used(L)) > cap {
+      lua_settop(L, base)
+      throw LuaBridgeError(
+        path: path, problem: "the value does not fit in the memory the script has left (cap \(cap >> 10) KiB)",
+        kind: .memory)
+    }
+  }
+
+  private func push(_ value: LuaValue, depth: Int, crossing: inout Crossing) throws(LuaBridgeError) {
+    try crossing.visit()
     switch value {
     case .nil, .opaque: lua_pushnil(L)
     case .boolean(let flag): push(flag)
     case .integer(let integer): push(integer)
-    case .number(let number): push(number)
+    case .number(let number):
+      guard number.isFinite else { throw LuaBridgeError(path: crossing.path, problem: LuaStack.nonFinite(number)) }
+      push(number)
     case .string(let text): push(text)
     case .table(let table):
+      try crossing.enter(depth: depth + 1)
+      try reserve(3, at: crossing.path)
       lua_createtable(L, Int32(clamping: table.sequence.count), Int32(clamping: table.fields.count))
       for (offset, element) in table.sequence.enumerated() {
-        push(element)
+        crossing.trail.append(.index(offset + 1))
+        try push(element, depth: depth + 1, crossing: &crossing)
+        crossing.trail.removeLast()
         lua_rawseti(L, -2, lua_Integer(offset + 1))
       }
       for (key, element) in table.fields where element != .nil {
         push(key)
-        push(element)
+        crossing.trail.append(.field(key))
+        try push(element, depth: depth + 1, crossing: &crossing)
+        crossing.trail.removeLast()
         lua_rawset(L, -3)
       }
     }
+  }
+
+  static func nonFinite(_ number: Double) -> String {
+    number.isNaN ? "NaN is not a valid value" : "\(number > 0 ? "" : "-")infinity is not a valid value (numbers must be finite)"
   }
 
   // MARK: - Read
@@ -66,50 +114,50 @@ struct LuaStack {
     return String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
   }
 
-  /// The value at `index` as data, checked: no cycles, no NaN, no non-string keys, sequences 1…n.
-  func value(at index: Int32, path: LuaPath, depth: Int = 0) throws(LuaBridgeError) -> LuaValue {
-    // NB: an array, not a Set: nesting is shallow and scalars (the common case) never touch it.
-    var ancestors: [UnsafeRawPointer] = []
-    return try read(at: lua_absindex(L, index), path: path, ancestors: &ancestors, depth: depth)
+  /// The value at `index` as data, checked: no cycles, finite numbers, string keys or sequences
+  /// 1…n, at most ``LuaRuntime/Limits/maxDepth`` nested tables and ``LuaRuntime/Limits/maxNodes``
+  /// values (a shared subtable counts once per visit).
+  func value(at index: Int32, path: LuaPath) throws(LuaBridgeError) -> LuaValue {
+    let limits = self.limits
+    var crossing = Crossing(maxDepth: limits.maxDepth, maxNodes: limits.maxNodes, root: path, state: L)
+    return try read(at: lua_absindex(L, index), depth: 0, crossing: &crossing)
   }
 
-  private func read(at index: Int32, path: LuaPath, ancestors: inout [UnsafeRawPointer], depth: Int)
-    throws(LuaBridgeError) -> LuaValue
-  {
+  private func read(at index: Int32, depth: Int, crossing: inout Crossing) throws(LuaBridgeError) -> LuaValue {
+    try crossing.visit()
     switch lua_type(L, index) {
     case LUA_TNIL, LUA_TNONE: return .nil
     case LUA_TBOOLEAN: return .boolean(lua_toboolean(L, index) != 0)
     case LUA_TNUMBER:
       if lua_isinteger(L, index) != 0 { return .integer(lua_tointegerx(L, index, nil)) }
       let number = lua_tonumberx(L, index, nil)
-      if number.isNaN { throw LuaBridgeError(path: path, problem: "NaN is not a valid value") }
+      guard number.isFinite else { throw LuaBridgeError(path: crossing.path, problem: LuaStack.nonFinite(number)) }
       return .number(number)
     case LUA_TSTRING: return .string(string(at: index) ?? "")
-    case LUA_TTABLE: return try readTable(at: index, path: path, ancestors: &ancestors, depth: depth)
+    case LUA_TTABLE: return try readTable(at: index, depth: depth + 1, crossing: &crossing)
     default: return .opaque(typeName(at: index))
     }
   }
 
-  private func readTable(at index: Int32, path: LuaPath, ancestors: inout [UnsafeRawPointer], depth: Int)
-    throws(LuaBridgeError) -> LuaValue
-  {
-    guard depth < 100 else { throw LuaBridgeError(path: path, problem: "nesting is deeper than 100 tables") }
+  private func readTable(at index: Int32, depth: Int, crossing: inout Crossing) throws(LuaBridgeError) -> LuaValue {
+    try crossing.enter(depth: depth)
+    try reserve(4, at: crossing.path)
     // A read-only view (screens hand these to scripts) reads as the data it shows.
     if lua_getmetatable(L, index) != 0 {
       push("__readonly")
       let found = lua_rawget(L, -2) == LUA_TTABLE
       if found {
         defer { lua_settop(L, top - 2) }
-        return try readTable(at: top, path: path, ancestors: &ancestors, depth: depth + 1)
+        return try readTable(at: top, depth: depth, crossing: &crossing)
       }
       lua_settop(L, top - 2)
     }
     guard let identity = lua_topointer(L, index) else { return .nil }
-    guard !ancestors.contains(identity) else {
-      throw LuaBridgeError(path: path, problem: "the table contains itself (a cycle)")
+    guard !crossing.ancestors.contains(identity) else {
+      throw LuaBridgeError(path: crossing.path, problem: "the table contains itself (a cycle)")
     }
-    ancestors.append(identity)
-    defer { ancestors.removeLast() }
+    crossing.ancestors.append(identity)
+    defer { crossing.ancestors.removeLast() }
     var numbered: [Int64: LuaValue] = [:]
     var fields: [String: LuaValue] = [:]
     let base = top
@@ -119,13 +167,18 @@ struct LuaStack {
       let keyType = lua_type(L, -2)
       if keyType == LUA_TSTRING {
         let key = string(at: -2) ?? ""
-        fields[key] = try read(at: top, path: path.appending(field: key), ancestors: &ancestors, depth: depth + 1)
+        crossing.trail.append(.field(key))
+        fields[key] = try read(at: top, depth: depth, crossing: &crossing)
+        crossing.trail.removeLast()
       } else if keyType == LUA_TNUMBER, lua_isinteger(L, -2) != 0 {
         let key = lua_tointegerx(L, -2, nil)
-        numbered[key] = try read(at: top, path: path.appending(index: Int(key)), ancestors: &ancestors, depth: depth + 1)
+        crossing.trail.append(.index(Int(truncatingIfNeeded: key)))
+        numbered[key] = try read(at: top, depth: depth, crossing: &crossing)
+        crossing.trail.removeLast()
       } else {
         let description = keyType == LUA_TNUMBER ? "number \(lua_tonumberx(L, -2, nil))" : typeName(at: -2)
-        throw LuaBridgeError(path: path, problem: "table has a non-string key (\(description)); use string keys or a list")
+        throw LuaBridgeError(
+          path: crossing.path, problem: "table has a non-string key (\(description)); use string keys or a list")
       }
       pop()
     }
@@ -135,7 +188,7 @@ struct LuaStack {
       guard let element = numbered[position] else {
         let stray = numbered.keys.filter { $0 < 1 || $0 > Int64(numbered.count) }.min() ?? position
         throw LuaBridgeError(
-          path: path, problem: "list has a hole: key \(stray) with \(numbered.count) elements (lists use keys 1…n)")
+          path: crossing.path, problem: "list has a hole: key \(stray) with \(numbered.count) elements (lists use keys 1…n)")
       }
       sequence.append(element)
     }
@@ -152,4 +205,54 @@ struct LuaStack {
 
   /// Frees a registry reference.
   func unref(_ reference: Int32) { luaL_unref(L, SSLUA_REGISTRYINDEX, reference) }
+}
+
+/// The budget of one crossing: how deep tables nest, how many values it visits, and the
+/// episode's deadline (read every 4,096 values).
+///
+/// NB: values are counted per visit, so a table shared by many fields (a DAG, whose naive copy
+/// grows as 2^depth) runs into the node limit instead of multiplying the work.
+struct Crossing {
+  let maxDepth: Int
+  let maxNodes: Int
+  /// The state whose episode deadline applies (`nil`: none).
+  let state: OpaquePointer?
+  var nodes = 0
+  /// Where the walk is: the root and the steps taken (one array reused for the whole walk; a
+  /// ``LuaPath`` is built only for an error).
+  let root: LuaPath
+  var trail: [LuaPath.Component] = []
+  /// The tables on the way down (an array, not a Set: nesting is bounded and shallow).
+  var ancestors: [UnsafeRawPointer] = []
+
+  init(maxDepth: Int, maxNodes: Int, root: LuaPath, state: OpaquePointer? = nil) {
+    self.maxDepth = maxDepth
+    self.maxNodes = maxNodes
+    self.root = root
+    self.state = state
+  }
+
+  /// The path of the value being visited.
+  var path: LuaPath { LuaPath(root: root.root, components: root.components + trail) }
+
+  /// Counts one value.
+  mutating func visit() throws(LuaBridgeError) {
+    nodes += 1
+    guard nodes <= maxNodes else {
+      throw LuaBridgeError.tooLarge(
+        path, "more than \(maxNodes) values in one crossing (a table shared by several fields counts each time)")
+    }
+    if nodes & 4095 == 0, let state, sslua_deadline_passed(state) != 0 {
+      let limit = Duration.nanoseconds(sslua_time_limit(state))
+      throw LuaBridgeError.tooLarge(
+        path, "time limit exceeded while copying the value (one event may run \(limit.shortDescription))", kind: .timeout)
+    }
+  }
+
+  /// Checks a table at nesting level `depth` (1 for the outermost table).
+  func enter(depth: Int) throws(LuaBridgeError) {
+    guard depth <= maxDepth else {
+      throw LuaBridgeError.tooLarge(path, "nested deeper than \(maxDepth)")
+    }
+  }
 }

@@ -173,7 +173,15 @@ public struct LuaValueWriter {
   /// Pushes a boolean.
   public func push(_ value: Bool) { stack.push(value) }
   /// Pushes any data value.
-  public func push(_ value: LuaValue) { stack.push(value) }
+  ///
+  /// - Throws: ``ScriptError`` when the value is past a limit (depth, size, non-finite).
+  public func push(_ value: LuaValue) throws {
+    do {
+      try stack.push(value)
+    } catch {
+      throw error.scriptError
+    }
+  }
   /// Pushes a referenced Lua value.
   public func push(_ reference: LuaRef) { stack.push(reference: reference.reference) }
 
@@ -274,7 +282,7 @@ extension LuaRuntime {
     let name = type.name
     stack.push("__tostring")
     pushFunction(named: "tostring") { call in
-      call.push(.string(name))
+      call.push(name)
       return 1
     }
     lua_rawset(L, -3)

@@ -50,8 +50,8 @@ public final class LuaConfigurer<Model> {
     let push = try coding.prepare(model)
     let context = "configure (\(view.id.map { "view '\($0)'" } ?? view.kind))"
     let writes = try bridge.gate.transaction {
-      try bridge.callWithReadOnly(function, views: table, message: "the model is read-only in configure", context: context) {
-        push(LuaStackAccess(stack: $0))
+      try bridge.callWithReadOnly(function, views: table, message: "the model is read-only in configure", context: context) { stack throws(LuaBridgeError) in
+        try push(LuaStackAccess(stack: stack))
       }
     }
     writes.forEach { $0.apply() }

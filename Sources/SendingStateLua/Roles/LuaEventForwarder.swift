@@ -71,7 +71,7 @@ public final class LuaEventForwarder<State, Action: Decodable> {
       let sender = bridge.reference(for: registration.sender)
       let value = try bridge.gate.closed("views are read-only in event callbacks (return actions instead)") { () throws -> LuaValue in
         let stack = bridge.runtime.stack
-        push(LuaStackAccess(stack: stack))
+        try push(LuaStackAccess(stack: stack))
         let data = LuaRef(runtime: bridge.runtime, reference: stack.ref())
         let proxy = try bridge.readonly(data, "state is read-only in event callbacks (return actions instead)")
         let results = try bridge.runtime.callReturningReferences(registration.callback, with: [proxy, sender], context: context)

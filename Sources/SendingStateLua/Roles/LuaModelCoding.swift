@@ -5,7 +5,7 @@
 /// LuaConfigurer<Product>(path: "card.lua", bridge: bridge, coding: .codable)  // Encodable
 /// ```
 public struct LuaModelCoding<Model> {
-  let prepare: (Model) throws -> (LuaStackAccess) -> Void
+  let prepare: (Model) throws -> (LuaStackAccess) throws(LuaBridgeError) -> Void
 }
 
 extension LuaModelCoding where Model: LuaTableRepresentable {
@@ -22,7 +22,7 @@ extension LuaModelCoding where Model: Encodable {
   public static var codable: LuaModelCoding<Model> {
     LuaModelCoding { model in
       let value = try LuaValueEncoder(rootName: "model").encode(model)
-      return { stack in stack.stack.push(value) }
+      return { stack throws(LuaBridgeError) in try stack.stack.push(value, path: LuaPath(root: "model")) }
     }
   }
 }

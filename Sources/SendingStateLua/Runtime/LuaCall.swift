@@ -82,9 +82,23 @@ public struct LuaCall {
   }
 
   /// Pushes a data result.
-  public func push(_ value: LuaValue) { stack.push(value) }
+  ///
+  /// - Throws: ``ScriptError`` when the value is past a limit (depth, size, non-finite).
+  public func push(_ value: LuaValue) throws {
+    do {
+      try stack.push(value, path: LuaPath(root: "result of '\(name)'"))
+    } catch {
+      throw error.scriptError
+    }
+  }
   /// Pushes a string result.
   public func push(_ text: String) { stack.push(text) }
+  /// Pushes an integer result.
+  public func push(_ integer: Int64) { stack.push(integer) }
+  /// Pushes a boolean result.
+  public func push(_ flag: Bool) { stack.push(flag) }
+  /// Pushes `nil`.
+  public func pushNil() { stack.pushNil() }
   /// Pushes a referenced value.
   public func push(_ reference: LuaRef) { stack.push(reference: reference.reference) }
 

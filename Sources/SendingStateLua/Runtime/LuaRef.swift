@@ -77,23 +77,27 @@ public final class LuaRef {
   }
 
   /// Sets the raw field `key` of the referenced table to a data value.
-  public func setField(_ key: String, to value: LuaValue) {
-    setField(key) { $0.push(value) }
+  ///
+  /// - Throws: ``LuaBridgeError`` when the value is past a limit.
+  public func setField(_ key: String, to value: LuaValue) throws(LuaBridgeError) {
+    try setField(key) { stack throws(LuaBridgeError) in try stack.push(value, path: LuaPath(root: key)) }
   }
 
   /// Sets the raw field `key` of the referenced table to another referenced value.
   public func setField(_ key: String, to value: LuaRef) {
-    setField(key) { $0.push(reference: value.reference) }
+    // NB: pushing a reference cannot fail, so neither can this.
+    try? setField(key) { stack throws(LuaBridgeError) in stack.push(reference: value.reference) }
   }
 
   /// Raw-sets `key` to the value `pushValue` pushes; does nothing unless this is a table.
-  private func setField(_ key: String, pushValue: (LuaStack) -> Void) {
+  private func setField(_ key: String, pushValue: (LuaStack) throws(LuaBridgeError) -> Void) throws(LuaBridgeError) {
     let stack = runtime.stack
+    let base = stack.top
     stack.push(reference: reference)
-    defer { stack.pop() }
+    defer { lua_settop(runtime.L, base) }
     guard stack.type(at: -1) == LUA_TTABLE else { return }
     stack.push(key)
-    pushValue(stack)
+    try pushValue(stack)
     lua_rawset(runtime.L, -3)
   }
 

@@ -55,8 +55,9 @@ public final class LuaRuntime {
     }
     self.handle = handle
     self.configuration = configuration
+    self.limits = configuration.limits
     self.scriptRoots = configuration.scriptRoots
-    sslua_set_budget(L, Int64(configuration.limits.instructionBudget ?? 0))
+    applyLimits()
     sslua_set_host_context(L, Unmanaged.passUnretained(self).toOpaque())
     luaL_openlibs(L)
     createClosureMetatable()
@@ -69,22 +70,28 @@ public final class LuaRuntime {
 
   // MARK: - Limits
 
-  /// The current memory cap in bytes (`nil`: none). Applies while Lua code runs.
-  public var memoryLimit: Int? {
-    get {
-      let limit = sslua_memory_limit(L)
-      return limit == 0 ? nil : Int(limit)
-    }
-    set { sslua_set_memory_limit(L, newValue.map { max(1, $0) } ?? 0) }
+  /// Every limit of this runtime (see ``Limits``); changes apply from the next episode on.
+  public var limits: Limits {
+    didSet { applyLimits() }
   }
 
-  /// The instruction budget of one entry into Lua (`nil`: unlimited).
+  private func applyLimits() {
+    sslua_set_memory_limit(L, limits.memoryLimit.map { max(1, $0) } ?? 0)
+    sslua_set_budget(L, Int64(limits.instructionBudget.map { max(1, $0) } ?? 0))
+    sslua_set_time_limit(L, limits.timeLimit.map { max(1, $0.saturatingNanoseconds) } ?? 0)
+    sslua_set_max_string(L, limits.maxStringBytes.map { max(1, $0) } ?? 0)
+  }
+
+  /// The current memory cap in bytes (`nil`: none). Applies while Lua code runs.
+  public var memoryLimit: Int? {
+    get { limits.memoryLimit }
+    set { limits.memoryLimit = newValue }
+  }
+
+  /// The instruction budget of one episode (`nil`: unlimited).
   public var instructionBudget: Int? {
-    get {
-      let budget = sslua_budget(L)
-      return budget == 0 ? nil : Int(budget)
-    }
-    set { sslua_set_budget(L, Int64(newValue.map { max(1, $0) } ?? 0)) }
+    get { limits.instructionBudget }
+    set { limits.instructionBudget = newValue }
   }
 
   /// Bytes the state currently uses.
@@ -161,8 +168,10 @@ public final class LuaRuntime {
   public func call(_ function: LuaRef, with arguments: [LuaValue] = [], context: String? = nil) throws(ScriptError)
     -> [LuaValue]
   {
-    try call(function, context: context, pushArguments: { stack in
-      arguments.forEach(stack.push)
+    try call(function, context: context, pushArguments: { stack throws(LuaBridgeError) in
+      for (offset, argument) in arguments.enumerated() {
+        try stack.push(argument, path: LuaPath(root: "argument #\(offset + 1)"))
+      }
       return Int32(arguments.count)
     }) { stack, count throws(LuaBridgeError) in
       var results: [LuaValue] = []
@@ -179,7 +188,7 @@ public final class LuaRuntime {
   /// `count` results on top. The stack is restored afterwards, and its balance asserted in debug
   /// builds.
   func call<Result>(
-    _ function: LuaRef, context: String?, pushArguments: (LuaStack) -> Int32,
+    _ function: LuaRef, context: String?, pushArguments: (LuaStack) throws(LuaBridgeError) -> Int32,
     readResults: (LuaStack, Int32) throws(LuaBridgeError) -> Result
   ) throws(ScriptError) -> Result {
     let base = stack.top
@@ -188,7 +197,12 @@ public final class LuaRuntime {
       assert(stack.top == base, "Lua stack unbalanced after a call")
     }
     stack.push(reference: function.reference)
-    let count = pushArguments(stack)
+    let count: Int32
+    do {
+      count = try pushArguments(stack)
+    } catch {
+      throw error.scriptError.inContext(context)
+    }
     try protectedCall(arguments: count, results: LUA_MULTRET, context: context)
     let resultCount = stack.top - base
     do {
@@ -221,15 +235,20 @@ public final class LuaRuntime {
   }
 
   /// A reference to a data value pushed as a fresh table or scalar.
-  public func makeValue(_ value: LuaValue) -> LuaRef {
-    stack.push(value)
+  ///
+  /// - Throws: ``LuaBridgeError`` naming the part past a limit (depth, size, a non-finite
+  ///   number, the memory cap).
+  public func makeValue(_ value: LuaValue, path: String = "value") throws(LuaBridgeError) -> LuaRef {
+    try stack.push(value, path: LuaPath(root: path))
     return LuaRef(runtime: self, reference: stack.ref())
   }
 
   /// Calls `function` with referenced arguments (the results are dropped).
   public func call(_ function: LuaRef, with values: [LuaValue] = [], context: String?, arguments: [LuaRef]) throws(ScriptError) {
-    _ = try call(function, context: context, pushArguments: { stack in
-      values.forEach(stack.push)
+    _ = try call(function, context: context, pushArguments: { stack throws(LuaBridgeError) in
+      for (offset, value) in values.enumerated() {
+        try stack.push(value, path: LuaPath(root: "argument #\(offset + 1)"))
+      }
       arguments.forEach { stack.push(reference: $0.reference) }
       return Int32(values.count + arguments.count)
     }) { _, _ throws(LuaBridgeError) in () }
@@ -264,11 +283,13 @@ public final class LuaRuntime {
     let resolved: ScriptError.Kind
     if let kind {
       resolved = kind
-    } else if sslua_budget_tripped(L) != 0 {
+    } else if sslua_trip_reason(L) == SSLUA_TRIP_BUDGET {
       resolved = .budgetExceeded
-    } else if status == LUA_ERRMEM || message.hasPrefix("not enough memory") {
+    } else if sslua_trip_reason(L) == SSLUA_TRIP_TIME {
+      resolved = .timeout
+    } else if status == LUA_ERRMEM || message.contains("not enough memory") {
       resolved = .memory
-    } else if message.contains("stack overflow") {
+    } else if message.contains("stack overflow") || message.contains("nested deeper than \(SSLUA_MAX_CALL_DEPTH)") {
       resolved = .stackOverflow
     } else if message.contains(LuaSandbox.violationMarker) {
       resolved = .sandboxViolation
@@ -317,20 +338,6 @@ extension LuaRuntime {
       self.limits = limits
       self.mode = mode
       self.scriptRoots = scriptRoots
-    }
-  }
-
-  /// Resource limits; `nil` disables one.
-  public struct Limits: Sendable, Equatable {
-    /// Bytes the state may use while Lua code runs (default 64 MiB).
-    public var memoryLimit: Int?
-    /// VM instructions one entry into Lua may run (default 100 million).
-    public var instructionBudget: Int?
-
-    /// Creates limits.
-    public init(memoryLimit: Int? = 64 << 20, instructionBudget: Int? = 100_000_000) {
-      self.memoryLimit = memoryLimit
-      self.instructionBudget = instructionBudget
     }
   }
 

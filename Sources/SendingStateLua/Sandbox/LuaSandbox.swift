@@ -8,14 +8,21 @@ import Foundation
 /// - base functions without `dofile`, `loadfile`, `load` with a caller-chosen environment or a
 ///   binary mode, and `collectgarbage` beyond `"count"`;
 /// - copies of `string` (no `dump`), `table`, `math`, `utf8`, `coroutine` (new coroutines inherit
-///   the instruction budget);
+///   the limits);
 /// - `os.clock`, `os.time`, `os.date` only;
 /// - `print`, which writes to ``LuaRuntime/output``;
 /// - `require`, which finds Lua modules only under the runtime's script roots.
 ///
+/// Everything that could run past the limits is bounded: `setmetatable` refuses `__gc` (Lua runs
+/// finalizers with hooks off, so one could loop for ever, even at close), `xpcall`'s message
+/// handler stops at a limit, and the functions that loop in C (the pattern functions,
+/// `string.rep`/`byte`, the `table` functions, `utf8.len`/`offset`/`codepoint`, `load`) charge
+/// their work to the episode's budget and deadline.
+///
 /// The shared string metatable is protected, so scripts cannot reach or change the string
-/// methods other scripts use. Touching something forbidden raises an error whose message starts
-/// with ``violationMarker``, reported as ``ScriptError/Kind/sandboxViolation``:
+/// methods other scripts use (its methods are the bounded ones). Touching something forbidden
+/// raises an error whose message starts with ``violationMarker``, reported as
+/// ``ScriptError/Kind/sandboxViolation``:
 ///
 /// ```text
 /// main.lua:3: sandbox violation: 'io' is not available to scripts
@@ -31,8 +38,9 @@ enum LuaSandbox {
     local violation = prims.marker
     local pairs, select, setmetatable, tostring, type, error = G.pairs, G.select, G.setmetatable, G.tostring, G.type, G.error
     local concat, pack, unpack = G.table.concat, G.table.pack, G.table.unpack
-    local realload, gcollect, coresume = G.load, G.collectgarbage, G.coroutine.resume
-    local write, find, cocreate = prims.write, prims.find, prims.cocreate
+    local realload, gcollect = G.load, G.collectgarbage
+    local write, find, bounded = prims.write, prims.find, prims.bounded
+    local cocreate, coresume, charge = bounded["coroutine.create"], bounded["coroutine.resume"], bounded.charge
 
     local function copy(source, skip)
       local result = {}
@@ -61,9 +69,20 @@ enum LuaSandbox {
       tmpname = true, setlocale = true }
     local forbiddenString = { dump = true }
 
-    -- Strings share one metatable: give it methods without dump, and hide it.
+    -- A copy of the library `name` with its bounded functions ("string.rep"…) in place.
+    local function library(name, skip)
+      local result = copy(G[name], skip)
+      local prefix = name .. "."
+      for key, value in pairs(bounded) do
+        if key:sub(1, #prefix) == prefix then result[key:sub(#prefix + 1)] = value end
+      end
+      return result
+    end
+    local stringLib, tableLib, utf8Lib = library("string", forbiddenString), library("table"), library("utf8")
+
+    -- Strings share one metatable: give it the bounded methods without dump, and hide it.
     local stringMeta = G.getmetatable("")
-    stringMeta.__index = copy(G.string, forbiddenString)
+    stringMeta.__index = copy(stringLib)
     stringMeta.__metatable = false
 
     local function wrap(f)
@@ -79,12 +98,13 @@ enum LuaSandbox {
       local env = {}
       for i = 1, #baseNames do env[baseNames[i]] = G[baseNames[i]] end
       env._VERSION = G._VERSION
-      env.string = guarded(copy(G.string, forbiddenString), forbiddenString, "string.")
-      env.table = copy(G.table)
+      env.setmetatable, env.xpcall = bounded.setmetatable, bounded.xpcall
+      env.string = guarded(copy(stringLib), forbiddenString, "string.")
+      env.table = copy(tableLib)
       env.math = copy(G.math)
-      env.utf8 = copy(G.utf8)
+      env.utf8 = copy(utf8Lib)
       local co = copy(G.coroutine)
-      co.create, co.wrap = cocreate, wrap
+      co.create, co.resume, co.wrap = cocreate, coresume, wrap
       env.coroutine = co
       env.os = guarded({ clock = G.os.clock, time = G.os.time, date = G.os.date }, forbiddenOs, "os.")
       env.print = function(...)
@@ -103,6 +123,17 @@ enum LuaSandbox {
         end
         if mode ~= nil and mode ~= "t" then
           error(violation .. "binary chunks are not available to scripts (load mode must be 't')", 2)
+        end
+        -- Compiling is work done in C: charge the text read (a unit per 32 bytes).
+        if type(chunk) == "string" then
+          charge(#chunk // 32 + 1)
+        elseif type(chunk) == "function" then
+          local reader = chunk
+          chunk = function()
+            local piece = reader()
+            charge(type(piece) == "string" and #piece // 32 + 1 or 1)
+            return piece
+          end
         end
         return realload(chunk, name, "t", env)
       end
@@ -178,8 +209,9 @@ extension LuaRuntime {
       try call.runtime.findModule(call)
     }
     lua_rawset(L, -3)
-    stack.push("cocreate")
-    sslua_pushcfunction(L, sslua_coroutine_create)
+    stack.push("bounded")
+    sslua_pushcfunction(L, sslua_open_bounded)
+    try protectedCall(arguments: 0, results: 1, context: "building the bounded library")
     lua_rawset(L, -3)
     try protectedCall(arguments: 4, results: 1, context: "building the sandbox")
     environmentFactory = stack.ref()
@@ -216,9 +248,9 @@ extension LuaRuntime {
     let name = try call.string(1)
     func fail(_ message: String, level: Int64 = 2, kind: ScriptError.Kind = .runtime) -> Int {
       lastCallbackError = ScriptError(kind: kind, message: message)
-      call.push(.nil)
+      call.pushNil()
       call.push(message)
-      call.push(.integer(level))
+      call.push(level)
       return 3
     }
     let allowed = name.unicodeScalars.allSatisfy {

@@ -17,8 +17,11 @@ extension LuaScreen {
       "after": { [weak self] call in
         try MainActor.assumeIsolated {
           let seconds = try call.number(2)
-          guard seconds >= 0, seconds.isFinite else {
-            throw ScriptError(kind: .typeMismatch, message: "bad argument #1 to 'after' (seconds must be ≥ 0)")
+          let longest = call.runtime.limits.maxEffectDelay
+          guard seconds.isFinite, seconds >= 0, Duration.seconds(Int64(min(seconds, 1e15))) <= longest else {
+            throw ScriptError(
+              kind: .typeMismatch,
+              message: "bad argument #1 to 'after' (seconds must be a finite number from 0 to \(longest.components.seconds), got \(seconds))")
           }
           let actions = try ScreenEvents.actions(from: try call.value(3), context: "store:after")
           self?.startEffect {
@@ -38,16 +41,19 @@ extension LuaScreen {
           guard let ok = types["ok"].stringValue, let fail = types["fail"].stringValue else {
             throw ScriptError(kind: .typeMismatch, message: "bad argument #2 to 'fetch' ({ ok = \"type\", fail = \"type\" } expected)")
           }
+          let limits = call.runtime.limits
           self?.startEffect {
             do {
-              let (data, status) = try await HTTPGet.fetch(url)
+              let (data, status) = try await HTTPGet.fetch(url, maxBytes: limits.maxFetchBytes, timeout: limits.fetchTimeout)
               var result: LuaValue = [
                 "type": .string(ok), "status": .integer(Int64(status)), "body": .string(String(decoding: data, as: UTF8.self)),
               ]
-              if let json = try? JSONDecoder().decode(LuaValue.self, from: data) { result["json"] = json }
+              if let json = try? LuaValue(json: data, root: "json", limits: limits) { result["json"] = json }
               return [result]
             } catch is CancellationError {
               throw CancellationError()
+            } catch let error as HTTPGet.TooLarge {
+              return [["type": .string(fail), "error": .string(error.description)]]
             } catch {
               return [["type": .string(fail), "error": .string(error.localizedDescription)]]
             }

@@ -149,8 +149,8 @@ public final class LuaScreen {
   // MARK: - Loading
 
   func installHelpers() throws {
-    runtime.preload("sendingstate", runtime.makeValue(["version": .string(LuaScreen.apiVersion)]))
-    uiTable = runtime.makeValue(.table(LuaTable()))
+    runtime.preload("sendingstate", try runtime.makeValue(["version": .string(LuaScreen.apiVersion)]))
+    uiTable = try runtime.makeValue(.table(LuaTable()))
     for kind in ScreenViewTypes.kinds {
       uiTable.setField(kind, to: runtime.makeFunction("ui.\(kind)") { [unowned self] call in
         try MainActor.assumeIsolated { try self.buildView(kind: kind, call: call) }
@@ -287,8 +287,8 @@ public final class LuaScreen {
 
   func configureTransaction(_ state: LuaValue) throws -> [ViewWriteGate.Write] {
     try gate.transaction {
-      try bridge.callWithReadOnly(configureFunction, views: viewsTable, message: "state is read-only in configure", context: "configure") {
-        $0.push(state)
+      try bridge.callWithReadOnly(configureFunction, views: viewsTable, message: "state is read-only in configure", context: "configure") { stack throws(LuaBridgeError) in
+        try stack.push(state, path: LuaPath(root: "state"))
       }
       for unit in unitHosts {
         guard let configure = unit.configure, let views = unit.views else { continue }
@@ -325,8 +325,8 @@ public final class LuaScreen {
       for index in first..<min(first + list.visibleRowLimit, count) {
         let label = "configure row \(index + 1) of '\(list.id ?? "list")'"
         _ = try gate.transaction {
-          try bridge.callWithReadOnly(configure, views: views, message: "the item is read-only in configure", context: label) {
-            $0.push(table.sequence[index])
+          try bridge.callWithReadOnly(configure, views: views, message: "the item is read-only in configure", context: label) { stack throws(LuaBridgeError) in
+            try stack.push(table.sequence[index], path: LuaPath(root: "item"))
           }
         }
       }
@@ -357,8 +357,8 @@ public final class LuaScreen {
     let label = "configure row \((row.index ?? 0) + 1) of '\(binding.list.id ?? "list")'"
     do {
       try gate.transaction {
-        try bridge.callWithReadOnly(configure, views: views, message: "the item is read-only in configure", context: label) {
-          $0.push(item)
+        try bridge.callWithReadOnly(configure, views: views, message: "the item is read-only in configure", context: label) { stack throws(LuaBridgeError) in
+          try stack.push(item, path: LuaPath(root: "item"))
         }
       }.forEach { $0.apply() }
     } catch {
@@ -419,7 +419,8 @@ public final class LuaScreen {
     let type = action["type"].stringValue ?? "?"
     try gate.closed("views are read-only in handle (change state with store:update; views follow in configure)") {
       _ = try runtime.callReturningReferences(
-        handleFunction, with: [runtime.makeValue(action), try storeReference()], context: "handle (action '\(type)')")
+        handleFunction, with: [try runtime.makeValue(action, path: "action"), try storeReference()],
+        context: "handle (action '\(type)')")
     }
   }
 

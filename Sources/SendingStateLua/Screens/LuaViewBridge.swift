@@ -128,7 +128,7 @@ public final class LuaViewBridge {
 
   /// A `view.<id>` table for `views`; an unknown id is an error listing the ids.
   func viewsTable(_ views: [String: View], owner: String) throws -> LuaRef {
-    let map = runtime.makeValue(.table(LuaTable()))
+    let map = try runtime.makeValue(.table(LuaTable()))
     for (id, view) in views {
       map.setField(id, to: reference(for: view))
     }
@@ -142,7 +142,8 @@ public final class LuaViewBridge {
 
   /// A deep read-only view of `value`; writes raise `message`.
   func readonly(_ value: LuaValue, _ message: String) throws -> LuaRef {
-    try runtime.callReturningReferences(readonlyFunction, with: [runtime.makeValue(value), runtime.makeValue(.string(message))], context: nil)[0]
+    try runtime.callReturningReferences(
+      readonlyFunction, with: [runtime.makeValue(value, path: "state"), runtime.makeValue(.string(message))], context: nil)[0]
   }
 
   /// A deep read-only view of a referenced table.
@@ -152,12 +153,13 @@ public final class LuaViewBridge {
 
   /// Calls `function(views, readonly(data))` with the data pushed by `push` — one protected call.
   func callWithReadOnly(
-    _ function: LuaRef, views: LuaRef, message: String, context: String, push: (LuaStack) -> Void
+    _ function: LuaRef, views: LuaRef, message: String, context: String,
+    push: (LuaStack) throws(LuaBridgeError) -> Void
   ) throws {
-    try runtime.call(configureWrapper, context: context, pushArguments: { stack in
+    try runtime.call(configureWrapper, context: context, pushArguments: { stack throws(LuaBridgeError) in
       stack.push(reference: function.reference)
       stack.push(reference: views.reference)
-      push(stack)
+      try push(stack)
       stack.push(message)
       return 4
     }) { _, _ throws(LuaBridgeError) in () }
@@ -222,7 +224,7 @@ extension LuaViewBridge {
     state: @escaping @MainActor () -> LuaValue, commit: @escaping @MainActor (LuaValue) throws -> Void,
     dispatch: @escaping @MainActor (LuaValue) throws -> Void, extra: [String: LuaFunctionBody] = [:]
   ) throws -> LuaRef {
-    let methods = runtime.makeValue(.table(LuaTable()))
+    let methods = try runtime.makeValue(.table(LuaTable()))
     for (name, body) in extra {
       methods.setField(name, to: runtime.makeFunction(name, body))
     }
@@ -233,7 +235,7 @@ extension LuaViewBridge {
           throw ScriptError(
             kind: .typeMismatch, message: "store:update takes a function (state) → nil or new state, got \(call.typeName(index))")
         }
-        let copy = self.runtime.makeValue(state())
+        let copy = try self.runtime.makeValue(state(), path: "state")
         let results = try self.runtime.callReturningReferences(call.reference(index), with: [copy], context: "store:update")
         let updated = try (results.first.map { $0.typeName == "table" ? $0 : copy } ?? copy).value(path: "state")
         try commit(updated)

@@ -168,7 +168,7 @@ extension ScreenViewTypes {
             let view = try handle.resolve()
             return bridge?.gate.pending(view, name) ?? get(view, name)
           }
-          out.push(value)
+          try out.push(value)
         }, set: write)
     }
     return type

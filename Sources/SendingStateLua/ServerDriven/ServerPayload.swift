@@ -58,13 +58,14 @@ public struct ServerPayload: Sendable, Equatable {
     self.sections = sections
   }
 
-  /// Decodes JSON; errors name the path (`payload.sections[2].units[1]: …`).
-  public init(json data: Data) throws {
+  /// Decodes JSON within `limits` (size, depth, values); errors name the path
+  /// (`payload.sections[2].units[1]: …`) or the line and column of malformed text.
+  public init(json data: Data, limits: LuaRuntime.Limits = .init()) throws {
     let value: LuaValue
     do {
-      value = try JSONDecoder().decode(LuaValue.self, from: data)
+      value = try LuaValue(json: data, root: "payload", limits: limits)
     } catch {
-      throw LuaBridgeError(path: LuaPath(root: "payload"), problem: "not valid JSON (\(error.localizedDescription))").scriptError
+      throw error.scriptError
     }
     try self.init(value: value)
   }
@@ -113,17 +114,24 @@ public struct ServerPayload: Sendable, Equatable {
     return ServerUnit(unitType: type, data: .table(table))
   }
 
-  /// Loads a payload from a file path or an `http(s)://` URL.
-  public static func load(from source: String) async throws -> ServerPayload {
+  /// Loads a payload from a file path or an `http(s)://` URL, within `limits` (body size and
+  /// time for URLs; size, depth and values for the JSON).
+  public static func load(from source: String, limits: LuaRuntime.Limits = .init()) async throws -> ServerPayload {
     if source.hasPrefix("http://") || source.hasPrefix("https://") {
       guard let url = URL(string: source) else { throw ScreenUsageError.badValue("not a URL: \(source)") }
-      let (data, status) = try await HTTPGet.fetch(url)
+      let data: Data
+      let status: Int
+      do {
+        (data, status) = try await HTTPGet.fetch(url, maxBytes: limits.maxFetchBytes, timeout: limits.fetchTimeout)
+      } catch let error as HTTPGet.TooLarge {
+        throw ScreenUsageError.badValue("\(source): \(error.description)")
+      }
       guard (200..<300).contains(status) else {
         throw ScreenUsageError.badValue("\(source) answered HTTP \(status)")
       }
-      return try ServerPayload(json: data)
+      return try ServerPayload(json: data, limits: limits)
     }
     guard let data = FileManager.default.contents(atPath: source) else { throw ScreenUsageError.missingFile(source) }
-    return try ServerPayload(json: data)
+    return try ServerPayload(json: data, limits: limits)
   }
 }

@@ -85,7 +85,7 @@ struct ScriptErrorTests {
 
   @Test("100,000 errors raised from a Swift callback leak nothing and carry file:line")
   func callbackErrorsDoNotLeak() throws {
-    let harness = try Harness(configuration: .init(limits: .init(instructionBudget: nil)))
+    let harness = try Harness(configuration: .init(limits: .init(instructionBudget: nil, timeLimit: nil)))
     Tracked.alive = 0
     harness.runtime.register("explode") { call in
       let tracked = Tracked("in flight")  // must be released although the call fails

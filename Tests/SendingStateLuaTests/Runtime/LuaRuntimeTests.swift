@@ -39,7 +39,7 @@ struct LuaRuntimeTests {
   func swiftFunctions() throws {
     let runtime = try LuaRuntime()
     runtime.register("add") { call in
-      call.push(.integer(try call.integer(1) + call.integer(2)))
+      try call.push(.integer(try call.integer(1) + call.integer(2)))
       return 1
     }
     #expect(try runtime.evaluate("return add(2, 40)") == [42])
@@ -82,7 +82,7 @@ struct LuaRuntimeTests {
     #expect(value["name"] == "x")
     #expect(value["nested"][2] == 2)
     let env = try runtime.newEnvironment()
-    env.setField("answer", to: 42)
+    try env.setField("answer", to: 42)
     #expect(try runtime.call(runtime.load("return answer", environment: env)) == [42])
     #expect(env.field("answer")?.typeName == "number")
     #expect(env.field("missing") == nil)

@@ -32,6 +32,30 @@ struct EffectTests {
     #expect(screen.state["failed"].stringValue?.isEmpty == false)
   }
 
+  @Test("a fetch of an endless body is aborted at the size limit and fails with the reason")
+  func fetchTooLarge() async throws {
+    let server = try LoopbackHTTPServer(routes: [:], endless: ["/forever"], maxRequests: 1)
+    var limits = LuaRuntime.Limits()
+    limits.maxFetchBytes = 1 << 20
+    let screen = try LuaScreen(path: screenFixture("effects.lua"), options: .init(limits: limits))
+    try screen.perform(action: ["type": "load", "url": .string(server.url("/forever"))])
+    #expect(await screen.settle(timeout: .seconds(20)))
+    #expect(screen.state["failed"] == "the response is larger than 1048576 bytes (the limit is maxFetchBytes)")
+    #expect(screen.state["greeting"] == "")
+  }
+
+  @Test("store:after refuses non-finite, negative and over-long delays, naming the line")
+  func afterDelays() throws {
+    let screen = try LuaScreen(path: screenFixture("effects.lua"))
+    for bad in ["1e300", "-1", "0/0", "math.huge", "3601"] {
+      let error = #expect(throws: ScriptError.self) { try screen.perform(action: ["type": "wait", "seconds": .string(bad)]) }
+      #expect(error?.kind == .typeMismatch)
+      #expect(error?.line == 25)
+      #expect(error?.message.hasPrefix("bad argument #1 to 'after' (seconds must be a finite number from 0 to 3600") == true)
+    }
+    #expect(screen.pendingEffects == 0)
+  }
+
   @Test("closing a screen cancels its effects; results never touch it")
   func cancelledOnClose() async throws {
     let screen = try LuaScreen(path: screenFixture("effects.lua"))

@@ -21,6 +21,8 @@ return {
       store:after(0, "explode")
     elseif action.type == "explode" then
       error("result handler failed")                  -- line 23
+    elseif action.type == "wait" then
+      store:after(load("return " .. action.seconds)(), "tick")   -- line 25
     end
   end,
 }

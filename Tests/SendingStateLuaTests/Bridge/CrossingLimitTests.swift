@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+@testable import SendingStateLua
+
+/// Depth, size and number limits on every crossing: at the limit and one past it, both ways.
+@Suite("Crossings: depth, size and finite numbers, at the limit and one past it")
+struct CrossingLimitTests {
+  /// `{ {{…}} }` nested `depth` tables deep (the outermost table is level 1).
+  static func nested(_ depth: Int) -> LuaValue {
+    var value: LuaValue = .table(LuaTable())
+    for _ in 1..<depth { value = .table(LuaTable(sequence: [value])) }
+    return value
+  }
+
+  /// Lua source building the same nesting (`t = {t}` repeated).
+  static func nestedSource(_ depth: Int) -> String {
+    "local t = {} for _ = 2, \(depth) do t = { t } end return t"
+  }
+
+  @Test("Swift → Lua: 64 nested tables push; 65 are an error naming the path, and the stack is clean")
+  func pushDepth() throws {
+    let runtime = try LuaRuntime()
+    let top = runtime.stack.top
+    let atLimit = try runtime.makeValue(Self.nested(64), path: "state")
+    #expect(try atLimit.value(path: "state") == Self.nested(64))
+    let error = #expect(throws: LuaBridgeError.self) { try runtime.makeValue(Self.nested(65), path: "state") }
+    #expect(error?.kind == .tooLarge)
+    #expect(error?.description == "state[1][1][1][1]…: nested deeper than 64")
+    #expect(runtime.stack.top == top)
+  }
+
+  @Test("Lua → Swift: 64 nested tables read; 65 are an error naming the path")
+  func readDepth() throws {
+    let runtime = try LuaRuntime()
+    #expect(try runtime.evaluate(Self.nestedSource(64)) == [Self.nested(64)])
+    let error = #expect(throws: ScriptError.self) { try runtime.evaluate(Self.nestedSource(65)) }
+    #expect(error?.kind == .tooLarge)
+    #expect(error?.message == "result #1[1][1][1][1]…: nested deeper than 64")
+  }
+
+  @Test("deep data does not corrupt the stack: 60 levels through arguments, results and references")
+  func deepButLegal() throws {
+    // Before the limits, about 20 levels wrote past the Lua stack (no lua_checkstack).
+    let runtime = try LuaRuntime()
+    let identity = try runtime.load("return ...")
+    let deep = Self.nested(60)
+    for _ in 0..<50 {
+      #expect(try runtime.call(identity, with: [deep, deep, deep]) == [deep, deep, deep])
+    }
+  }
+
+  @Test("tables that share subtables are counted per visit: the node limit stops a 2^N copy")
+  func sharedSubtables() throws {
+    var limits = LuaRuntime.Limits()
+    limits.maxNodes = 10_000
+    let runtime = try LuaRuntime(configuration: .init(limits: limits))
+    // 12 levels of sharing: 8,191 visits, under the limit.
+    let small = try runtime.evaluate("local t = {} for _ = 1, 12 do t = { a = t, b = t } end return t")
+    #expect(small.count == 1)
+    // 40 levels would be 2^41 visits: stopped at 10,000.
+    let error = #expect(throws: ScriptError.self) {
+      try runtime.evaluate("local t = {} for _ = 1, 40 do t = { a = t, b = t } end return t")
+    }
+    #expect(error?.kind == .tooLarge)
+    #expect(error?.message.hasSuffix("more than 10000 values in one crossing (a table shared by several fields counts each time)") == true)
+  }
+
+  @Test("the node limit holds for pushes too: exactly the limit passes, one more fails")
+  func pushNodes() throws {
+    var limits = LuaRuntime.Limits()
+    limits.maxNodes = 101
+    let runtime = try LuaRuntime(configuration: .init(limits: limits))
+    let hundred = LuaValue.table(LuaTable(sequence: Array(repeating: .integer(1), count: 100)))
+    _ = try runtime.makeValue(hundred)  // 1 table + 100 values
+    let more = LuaValue.table(LuaTable(sequence: Array(repeating: .integer(1), count: 101)))
+    #expect(throws: LuaBridgeError.self) { try runtime.makeValue(more) }
+  }
+
+  @Test("non-finite numbers are rejected both ways, with the path")
+  func nonFinite() throws {
+    let runtime = try LuaRuntime()
+    let read = #expect(throws: ScriptError.self) { try runtime.evaluate("return { list = { 1, math.huge } }") }
+    #expect(read?.message == "result #1.list[2]: infinity is not a valid value (numbers must be finite)")
+    let negative = #expect(throws: ScriptError.self) { try runtime.evaluate("return -math.huge") }
+    #expect(negative?.message == "result #1: -infinity is not a valid value (numbers must be finite)")
+    let nan = #expect(throws: ScriptError.self) { try runtime.evaluate("return 0/0") }
+    #expect(nan?.message == "result #1: NaN is not a valid value")
+    let pushed = #expect(throws: LuaBridgeError.self) {
+      try runtime.makeValue(["price": .number(.infinity)], path: "state")
+    }
+    #expect(pushed?.description == "state.price: infinity is not a valid value (numbers must be finite)")
+  }
+
+  @Test("a pushed value that does not fit in the memory left is refused, and nothing stays behind")
+  func pushMemory() throws {
+    let runtime = try LuaRuntime(configuration: .init(limits: .init(memoryLimit: 1 << 20)))
+    let top = runtime.stack.top
+    let big = LuaValue.table(LuaTable(sequence: Array(repeating: .string(String(repeating: "x", count: 1_000)), count: 2_000)))
+    let error = #expect(throws: LuaBridgeError.self) { try runtime.makeValue(big, path: "payload") }
+    #expect(error?.kind == .memory)
+    #expect(runtime.stack.top == top)
+    runtime.collectGarbage()
+    #expect(runtime.memoryUsed < 1 << 20)
+  }
+
+  // MARK: - JSON
+
+  static func nestedJSON(_ depth: Int) -> Data {
+    Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
+  }
+
+  @Test("JSON: 64 nested arrays decode; 65 are an error naming the path")
+  func jsonDepth() throws {
+    #expect(try LuaValue(json: Self.nestedJSON(64), root: "payload") == Self.nested(64))
+    let error = #expect(throws: LuaBridgeError.self) { try LuaValue(json: Self.nestedJSON(65), root: "payload") }
+    #expect(error?.kind == .tooLarge)
+    #expect(error?.description == "payload[1][1][1][1]…: nested deeper than 64")
+    // Foundation's own parser gives up at 512; that is an error too, not a crash.
+    #expect(throws: LuaBridgeError.self) { try LuaValue(json: Self.nestedJSON(100_000), root: "payload") }
+  }
+
+  @Test("JSON: node, size and number limits; malformed text names line and column")
+  func jsonLimits() throws {
+    var limits = LuaRuntime.Limits()
+    limits.maxNodes = 5
+    #expect(try LuaValue(json: Data("[1,2,3,4]".utf8), limits: limits) == [1, 2, 3, 4])
+    #expect(throws: LuaBridgeError.self) { try LuaValue(json: Data("[1,2,3,4,5]".utf8), limits: limits) }
+    limits = .init()
+    limits.maxStringBytes = 10
+    let size = #expect(throws: LuaBridgeError.self) { try LuaValue(json: Data("[1,2,3,4,5,6]".utf8), limits: limits) }
+    #expect(size?.description == "value: the JSON is 13 bytes; at most 10 are accepted")
+    let huge = #expect(throws: LuaBridgeError.self) { try LuaValue(json: Data(#"{"a": 1e400}"#.utf8), root: "state") }
+    #expect(huge?.path.description.hasPrefix("state") == true)
+    let malformed = #expect(throws: LuaBridgeError.self) {
+      try LuaValue(json: Data("{\n  \"a\": 1,\n  \"b\": x\n}".utf8), root: "--state")
+    }
+    #expect(malformed?.description.contains("line 3") == true)
+    #expect(malformed?.description.contains("column") == true)
+    #expect(try LuaValue(json: Data(#"{"a": [1, {"b": null}], "c": "d"}"#.utf8)) == ["a": [1, .table(LuaTable())], "c": "d"])
+  }
+}
