@@ -76,8 +76,19 @@ static void push_limit_message (lua_State *L, Host *h) {
                     (LUAI_UACINT)h->budget);
 }
 
+void sslua_where_script (lua_State *L, int level) {
+  lua_Debug ar;
+  for (; lua_getstack(L, level, &ar); level++) {
+    if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0 && ar.source[0] != '=') {
+      lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.currentline);
+      return;
+    }
+  }
+  lua_pushliteral(L, "");
+}
+
 int sslua_raise_trip (lua_State *L, Host *h, int level) {
-  luaL_where(L, level);
+  sslua_where_script(L, level);
   push_limit_message(L, h);
   lua_concat(L, 2);
   return lua_error(L);
@@ -117,12 +128,9 @@ static void count_hook (lua_State *L, lua_Debug *ar) {
     }
   }
   lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+  (void)ar;
   /* The position is the running function's (level 0), not its caller's. */
-  if (lua_getstack(L, 0, ar) && lua_getinfo(L, "Sl", ar) &&
-      ar->currentline > 0)
-    lua_pushfstring(L, "%s:%d: ", ar->short_src, ar->currentline);
-  else
-    lua_pushliteral(L, "");
+  sslua_where_script(L, 0);
   push_limit_message(L, h);
   lua_concat(L, 2);
   lua_error(L);

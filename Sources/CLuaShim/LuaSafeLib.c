@@ -147,7 +147,7 @@ static int safe_resume (lua_State *L) {
   int nargs = lua_gettop(L) - 1;
   int status, nres;
   lua_State *saved;
-  luaL_argexpected(L, co != NULL, 1, "coroutine");
+  luaL_argexpected(L, co != NULL, 1, "thread");
   if (!resumable(L, co)) {
     lua_pushboolean(L, 0);
     lua_insert(L, -2);
@@ -177,6 +177,12 @@ static int safe_resume (lua_State *L) {
   }
   lua_pushboolean(L, 0);
   lua_xmove(co, L, 1);  /* the error */
+  /* A coroutine that failed can never run again; release its stack now (as
+  ** Lua's coroutine.wrap does), so a memory error inside it frees what it held. */
+  if (status == LUA_ERRMEM)  /* before the reset, whose allocations may be refused too */
+    sslua_describe_memory_error(L, h);
+  lua_resetthread(co);
+  lua_settop(co, 0);  /* dead: nothing left to run */
   return 2;
 }
 
@@ -262,8 +268,8 @@ static int safe_remove (lua_State *L) {
   check_tablelike(L, 1, NEED_READ | NEED_WRITE | NEED_LEN);
   size = luaL_len(L, 1);
   pos = luaL_optinteger(L, 2, size);
-  if (pos != size)
-    luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2,
+  if (pos != size)  /* Lua 5.4 names argument 1 here; so do we */
+    luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 1,
                   "position out of bounds");
   sslua_charge(L, span(pos, size) + 1);
   lua_geti(L, 1, pos);  /* the removed value */

@@ -146,6 +146,9 @@ size_t sslua_max_string (lua_State *L) { return gethost(L)->max_string; }
 ** skipped: the position a person needs is in their script.
 */
 static int msghandler (lua_State *L) {
+  Host *h = gethost(L);
+  int saved_enforce = h->enforce;
+  h->enforce = 0;  /* the report must not fail for want of memory */
   const char *msg = lua_tostring(L, 1);
   if (msg == NULL) {
     if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
@@ -165,11 +168,13 @@ static int msghandler (lua_State *L) {
     }
   }
   luaL_traceback(L, L, msg, 1);
+  h->enforce = saved_enforce;
   return 1;
 }
 
-/* Replaces the bare "not enough memory" on top with where and why. */
-static void describe_memory_error (lua_State *L, Host *h) {
+void sslua_describe_memory_error (lua_State *L, Host *h) {
+  int saved_enforce = h->enforce;
+  h->enforce = 0;  /* describing the error must not fail for want of memory */
   lua_pop(L, 1);
   const char *why = h->refused_string
       ? "not enough memory (a string longer than the %d KiB scripts may build)"
@@ -189,6 +194,7 @@ static void describe_memory_error (lua_State *L, Host *h) {
   else
     lua_pushfstring(L, why, kib);
   h->memwhere[0] = '\0';
+  h->enforce = saved_enforce;
 }
 
 int sslua_pcall (lua_State *L, int nargs, int nresults) {
@@ -219,7 +225,7 @@ int sslua_pcall (lua_State *L, int nargs, int nresults) {
   h->running = saved_running;
   lua_remove(L, base);
   if (status == LUA_ERRMEM)
-    describe_memory_error(L, h);
+    sslua_describe_memory_error(L, h);
   return status;
 }
 

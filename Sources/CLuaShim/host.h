@@ -79,6 +79,15 @@ void sslua_reset_limits (lua_State *L, Host *h);
 /* Pushes "where: limit message" for the tripped limit and raises it. */
 int sslua_raise_trip (lua_State *L, Host *h, int level);
 
+/*
+** Pushes "chunk:line: " of the first script frame at `level` or above
+** (frames of host chunks, named "=...", and C frames are skipped), or "".
+*/
+void sslua_where_script (lua_State *L, int level);
+
+/* Replaces the bare memory error on top with where and why (never fails). */
+void sslua_describe_memory_error (lua_State *L, Host *h);
+
 /* Whether the first line of `msg` starts with a "chunk:line: " position. */
 int sslua_has_position (const char *msg);
 

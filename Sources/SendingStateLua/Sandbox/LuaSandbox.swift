@@ -37,7 +37,7 @@ enum LuaSandbox {
     local G, hostGlobals, loaded, prims = ...
     local violation = prims.marker
     local pairs, select, setmetatable, tostring, type, error = G.pairs, G.select, G.setmetatable, G.tostring, G.type, G.error
-    local concat, pack, unpack = G.table.concat, G.table.pack, G.table.unpack
+    local concat, pack, unpack, sfind = G.table.concat, G.table.pack, G.table.unpack, G.string.find
     local realload, gcollect = G.load, G.collectgarbage
     local write, find, bounded = prims.write, prims.find, prims.bounded
     local cocreate, coresume, charge = bounded["coroutine.create"], bounded["coroutine.resume"], bounded.charge
@@ -85,12 +85,16 @@ enum LuaSandbox {
     stringMeta.__index = copy(stringLib)
     stringMeta.__metatable = false
 
+    -- coroutine.wrap: like Lua's, but an error that already says where it happened (inside
+    -- the coroutine) is not prefixed with the caller's position a second time.
     local function wrap(f)
       local co = cocreate(f)
       return function(...)
         local results = pack(coresume(co, ...))
         if results[1] then return unpack(results, 2, results.n) end
-        error(results[2], 2)
+        local message = results[2]
+        if type(message) == "string" and sfind(message, "^[^\n]-:%d+: ") then error(message, 0) end
+        error(message, 2)
       end
     end
 
