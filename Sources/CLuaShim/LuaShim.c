@@ -229,6 +229,45 @@ int sslua_pcall (lua_State *L, int nargs, int nresults) {
   return status;
 }
 
+int sslua_pcall_critical (lua_State *L, int nargs, int nresults) {
+  Host *h = gethost(L);
+  int base = lua_gettop(L) - nargs;
+  int status;
+  int saved_enforce = h->enforce;
+  lua_Hook hook = lua_gethook(L);
+  int mask = lua_gethookmask(L), count = lua_gethookcount(L);
+  lua_sethook(L, NULL, 0, 0);
+  h->enforce = 0;
+  lua_pushcfunction(L, msghandler);
+  lua_insert(L, base);
+  h->depth++;
+  status = lua_pcall(L, nargs, nresults, base);
+  h->depth--;
+  lua_remove(L, base);
+  h->enforce = saved_enforce;
+  lua_sethook(L, hook, mask, count);
+  return status;
+}
+
+int sslua_critical_function (lua_State *L) {
+  Host *h = gethost(L);
+  int saved_enforce = h->enforce;
+  int status;
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  lua_sethook(L, NULL, 0, 0);
+  h->enforce = 0;
+  status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+  h->enforce = saved_enforce;
+  sslua_arm_hook(L, h);
+  if (status != LUA_OK) return lua_error(L);  /* a host bug: report it as it is */
+  return lua_gettop(L);
+}
+
+int sslua_where_function (lua_State *L) {
+  sslua_where_script(L, 1);
+  return 1;
+}
+
 int sslua_loadtext (lua_State *L, const char *buffer, size_t size,
                     const char *chunkname) {
   return luaL_loadbufferx(L, buffer, size, chunkname, "t");
@@ -261,8 +300,8 @@ static int trampoline (lua_State *L) {
   if (n >= 0) return n;
   if (lua_gettop(L) == 0) lua_pushliteral(L, "error in host function");
   if (n == SSLUA_CALLBACK_ERROR && lua_type(L, -1) == LUA_TSTRING) {
-    /* add position, like luaL_error */
-    luaL_where(L, 1);
+    /* add the script's position, like luaL_error (host frames skipped) */
+    sslua_where_script(L, 1);
     lua_insert(L, -2);
     lua_concat(L, 2);
   }
@@ -341,7 +380,7 @@ static int field_access (lua_State *L) {
   h->enforce = saved_enforce;
   if (n >= 0) return n;
   if (lua_type(L, -1) == LUA_TSTRING) {
-    luaL_where(L, 1);
+    sslua_where_script(L, 1);
     lua_insert(L, -2);
     lua_concat(L, 2);
   }

@@ -128,6 +128,25 @@ int sslua_call_depth(struct lua_State *L);
 */
 int sslua_pcall(struct lua_State *L, int nargs, int nresults);
 
+/*
+** Like sslua_pcall, for the host's own Lua code that must run to the end:
+** no hook, no memory cap (undoing an event after a limit stopped it).
+*/
+int sslua_pcall_critical(struct lua_State *L, int nargs, int nresults);
+
+/*
+** critical(fn, ...): calls fn with hooks off and the memory cap lifted, then
+** restores them; for trusted host code (committing an event must not be cut
+** short by a limit).
+*/
+int sslua_critical_function(struct lua_State *L);
+
+/*
+** where(): "file:line: " of the first script frame above the caller (frames
+** of host chunks, named "=...", are skipped), or "".
+*/
+int sslua_where_function(struct lua_State *L);
+
 /* Loads text only (mode "t"); returns the lua_load status. */
 int sslua_loadtext(struct lua_State *L, const char *buffer, size_t size,
                    const char *chunkname);

@@ -41,7 +41,7 @@ final class GestureEventBox: AutoReleasable, @unchecked Sendable {
     let (recognizer, fire) = slots.withLock { ($0.recognizer, $0.fire) }
     guard let recognizer, let fire else { return }
     guard allowedStates.isEmpty || allowedStates.contains(recognizer.state) else { return }
-    fire()
+    GestureDelivery.deliver(recognizer.state, token: ObjectIdentifier(recognizer)) { fire() }
   }
 
   func disable() {

@@ -17,3 +17,11 @@ public protocol ListDataSource: AnyObject {
   /// The configured row for `index` (0-based).
   func list(_ list: ListView, rowAt index: Int) -> ListRow
 }
+
+/// Plans a list's window itself: asked to scroll, it decides which rows show which items and
+/// calls ``ListView/show(rows:count:first:)`` (or leaves the window as it is).
+@MainActor
+public protocol ListWindowControlling: AnyObject {
+  /// The list wants its first visible row to be `first` (0-based, already clamped).
+  func list(_ list: ListView, scrollTo first: Int)
+}

@@ -17,6 +17,8 @@ open class ListRow: View {
   public internal(set) var index: Int?
   /// How many times the row has been reused for another index.
   public internal(set) var reuseCount = 0
+  /// The index the row showed last (kept while it waits for reuse).
+  var shownIndex: Int?
 
   /// Creates an empty row.
   public required init() {

@@ -15,6 +15,9 @@
 open class ListView: View {
   /// The data source (held weakly).
   public weak var dataSource: (any ListDataSource)?
+  /// Plans the window itself when set (held weakly): ``scroll(toRow:)`` asks it, and it shows
+  /// rows with ``show(rows:count:first:)``. For engines that keep their own rows and reuse.
+  public weak var windowController: (any ListWindowControlling)?
   /// How many rows are visible at once (the viewport).
   public var visibleRowLimit: Int
   /// The index of the first visible row.
@@ -103,6 +106,10 @@ open class ListView: View {
 
   /// Moves the window so `index` is the first visible row (clamped to the content).
   public func scroll(toRow index: Int) {
+    if let windowController {
+      windowController.list(self, scrollTo: clampedFirstIndex(index))
+      return
+    }
     let target = clampedFirstIndex(index)
     guard target != firstVisibleIndex else { return }
     firstVisibleIndex = target
@@ -110,6 +117,30 @@ open class ListView: View {
     recycle(visibleRows.filter { !wanted.contains($0.index ?? -1) })
     let present = Set(visibleRows.compactMap(\.index))
     fill(wanted, skipping: present)
+  }
+
+  /// Shows exactly `rows` (each with the data index it shows) out of `count`, the window
+  /// starting at `first`: what a ``windowController`` calls. Rows that leave the window are
+  /// removed (they belong to the controller, not to the reuse pool).
+  public func show(rows: [(row: ListRow, index: Int)], count: Int, first: Int) {
+    numberOfRows = Swift.max(0, count)
+    firstVisibleIndex = Swift.max(0, first)
+    for row in visibleRows {
+      row.removeFromSuperview()
+      row.index = nil
+    }
+    for (row, index) in rows.sorted(by: { $0.index < $1.index }) {
+      if row.reuseIdentifier == nil {
+        row.reuseIdentifier = "controlled"
+        createdRowCount += 1
+      } else if row.shownIndex != index {
+        row.reuseCount += 1
+        row.prepareForReuse()
+      }
+      row.index = index
+      row.shownIndex = index
+      addSubview(row)
+    }
   }
 
   private func clampedFirstIndex(_ index: Int) -> Int {

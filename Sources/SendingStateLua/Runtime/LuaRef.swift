@@ -45,6 +45,15 @@ public final class LuaRef {
     return LuaRef(weakly: runtime, reference: stack.ref())
   }
 
+  /// Whether both references hold the very same Lua value (`rawequal`).
+  func rawEquals(_ other: LuaRef) -> Bool {
+    let stack = runtime.stack
+    stack.push(reference: reference)
+    stack.push(reference: other.reference)
+    defer { stack.pop(2) }
+    return lua_rawequal(runtime.L, -1, -2) != 0
+  }
+
   /// Lua's type name of the referenced value.
   public var typeName: String {
     let stack = runtime.stack

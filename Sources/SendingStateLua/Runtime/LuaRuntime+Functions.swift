@@ -69,6 +69,12 @@ extension LuaRuntime {
     return LuaRef(runtime: self, reference: stack.ref())
   }
 
+  /// A reference to a C function of the shim (host primitives such as `critical`).
+  func makeCFunction(_ function: lua_CFunction) -> LuaRef {
+    sslua_pushcfunction(L, function)
+    return LuaRef(runtime: self, reference: stack.ref())
+  }
+
   /// Makes `body` a global function of every environment created from now on (and of the
   /// real globals in trusted mode).
   ///

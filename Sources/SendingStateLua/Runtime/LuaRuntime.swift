@@ -123,7 +123,8 @@ public final class LuaRuntime {
     var text = source
     chunkNames.insert(chunkName)
     let status = text.withUTF8 { bytes in
-      ("@" + chunkName).withCString { name in
+      // "=name" is the host's own code: kept as given, so positions can skip it.
+      (chunkName.hasPrefix("=") ? chunkName : "@" + chunkName).withCString { name in
         sslua_loadtext(L, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, bytes.count, name)
       }
     }
@@ -187,8 +188,12 @@ public final class LuaRuntime {
   /// `pushArguments` pushes the arguments and returns how many; `readResults` reads the
   /// `count` results on top. The stack is restored afterwards, and its balance asserted in debug
   /// builds.
+  ///
+  /// A `critical` call runs the host's own Lua code to its end: no hook, no memory cap (undoing
+  /// an event after a limit stopped it).
   func call<Result>(
-    _ function: LuaRef, context: String?, pushArguments: (LuaStack) throws(LuaBridgeError) -> Int32,
+    _ function: LuaRef, context: String?, critical: Bool = false,
+    pushArguments: (LuaStack) throws(LuaBridgeError) -> Int32,
     readResults: (LuaStack, Int32) throws(LuaBridgeError) -> Result
   ) throws(ScriptError) -> Result {
     let base = stack.top
@@ -203,7 +208,7 @@ public final class LuaRuntime {
     } catch {
       throw error.scriptError.inContext(context)
     }
-    try protectedCall(arguments: count, results: LUA_MULTRET, context: context)
+    try protectedCall(arguments: count, results: LUA_MULTRET, context: context, critical: critical)
     let resultCount = stack.top - base
     do {
       return try readResults(stack, resultCount)
@@ -266,8 +271,8 @@ public final class LuaRuntime {
   }
 
   /// Calls the function below `arguments` values under `sslua_pcall`; throws on error.
-  func protectedCall(arguments: Int32, results: Int32, context: String?) throws(ScriptError) {
-    let status = sslua_pcall(L, arguments, results)
+  func protectedCall(arguments: Int32, results: Int32, context: String?, critical: Bool = false) throws(ScriptError) {
+    let status = critical ? sslua_pcall_critical(L, arguments, results) : sslua_pcall(L, arguments, results)
     if status != LUA_OK {
       let failure = error(status: status, kind: nil)
       pop(1)

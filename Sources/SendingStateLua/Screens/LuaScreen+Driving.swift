@@ -14,14 +14,14 @@ extension LuaScreen {
     return view
   }
 
-  /// Runs one interaction and reports what it did; throws the first script error it caused.
+  /// Runs one interaction (a tap, typing, a gesture) and reports what it did. Each UI event it
+  /// causes is an event of its own; the first that fails is thrown (the ones before it stay
+  /// committed).
   func step(_ interaction: () throws -> Void) throws -> Step {
-    let before = state
-    let firstAction = actionLog.count
-    pendingError = nil
-    try interaction()
-    try throwPending()
-    return Step(actions: Array(actionLog[firstAction...]), before: before, after: state)
+    guard !isClosed else { throw ScriptError(kind: .runtime, message: "the screen is closed") }
+    let before = engine.committed
+    let outcomes = try engine.collect(interaction)
+    return Step(actions: outcomes.flatMap(\.actions), beforeState: before, afterState: engine.committed)
   }
 
   /// Dispatches `action` to the screen's `handle` as if a sender had produced it.
@@ -29,8 +29,10 @@ extension LuaScreen {
   /// A bare string is shorthand for `{ type = s }`.
   @discardableResult
   public func perform(action: LuaValue) throws -> Step {
-    let actions = try ScreenEvents.actions(from: action, context: "perform")
-    return try step { actions.forEach(dispatch) }
+    guard !isClosed else { throw ScriptError(kind: .runtime, message: "the screen is closed") }
+    let before = engine.committed
+    let outcome = try engine.send(.action(action))
+    return Step(actions: outcome.actions, beforeState: before, afterState: engine.committed)
   }
 
   /// A driver for the screen's own views (``tap(_:)`` and friends use it; rows have theirs).
@@ -75,24 +77,19 @@ extension LuaScreen {
     guard index >= 1, index <= list.numberOfRows else {
       throw ScreenUsageError.rowOutOfRange(listID, index: index, count: list.numberOfRows)
     }
-    if list.row(at: index - 1) == nil { list.simulateScroll(toRow: index - 1) }
+    if list.row(at: index - 1) == nil { _ = try step { _ = list.simulateScroll(toRow: index - 1) } }
     guard let row = list.row(at: index - 1) as? LuaListRow else {
       throw ScreenUsageError.rowOutOfRange(listID, index: index, count: list.numberOfRows)
     }
-    return ScreenDriver(screen: self, views: row.viewsByID, owner: "row \(index) of '\(listID)'")
+    return ScreenDriver(screen: self, views: engine.rowViews(row), owner: "row \(index) of '\(listID)'")
   }
 
   /// The methods of the `store` scripts get in `handle`, as installed (tools check them
   /// against the stubs).
-  public var installedStoreMethods: [String] {
-    _ = try? storeReference()
-    return bridge.installedStoreMethods
-  }
+  public var installedStoreMethods: [String] { engine.storeMethodNames() }
 
   /// The `ui.<kind>` builders, as installed.
-  public var installedBuilders: [String] {
-    (try? uiTable.value(path: "ui"))?.tableValue?.fields.keys.sorted() ?? []
-  }
+  public var installedBuilders: [String] { engine.builderNames() }
 
   /// The current value of property `name` of view `id` (in row `index` of list `list` when
   /// given), as scripts see it.
@@ -100,11 +97,12 @@ extension LuaScreen {
   /// - Throws: ``ScreenUsageError`` for an unknown id or property.
   public func property(_ name: String, of id: String, inRow row: (list: String, index: Int)? = nil) throws -> LuaValue {
     let target = try row.map { try self.row($0.list, $0.index).view(id) } ?? view(id)
-    let names = ScreenViewTypes.properties(of: target.kind).map(\.name)
-    guard names.contains(name) else {
-      throw ScreenUsageError.badValue("\(target.kind) '\(id)' has no property '\(name)' (properties: \(names.sorted().joined(separator: ", ")))")
+    let description = ViewRegistry.description(of: target)
+    guard let property = description.property(name) else {
+      let names = description.properties.map(\.name).sorted().joined(separator: ", ")
+      throw ScreenUsageError.badValue("\(target.kind) '\(id)' has no property '\(name)' (properties: \(names))")
     }
-    return ScreenViewTypes.get(target, name)
+    return engine.value(of: name, in: target) ?? property.get(target)
   }
 
   /// Stops the screen: handlers are removed, effects are cancelled, and no callback of it runs
@@ -112,10 +110,6 @@ extension LuaScreen {
   public func close() {
     guard !isClosed else { return }
     isClosed = true
-    effects.values.forEach { $0.cancel() }
-    effects.removeAll()
-    host.ss.removeAllActionHandlers()
-    host.registrations.removeAll()
-    queue.clear()
+    engine.close()
   }
 }

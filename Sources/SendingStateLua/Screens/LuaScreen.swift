@@ -1,5 +1,3 @@
-import CLua
-import CLuaShim
 import Foundation
 import SendingState
 import SendingStateHeadless
@@ -7,10 +5,12 @@ import SendingStateHeadless
 /// A whole screen written in Lua, hosted on the typed core.
 ///
 /// The script returns a table with `state`, `layout`, `configure` and optionally `name`,
-/// `schema`, `events` and `handle` (see the README for the contract). The screen's state is the
-/// core's ``BindingStore`` of ``LuaValue``; its view tree is headless views configured through
-/// the core's `configure`; its events go through the core's forwarders and handlers. The Lua
-/// screen is a thin layer on the typed core, not a second engine.
+/// `schema`, `units`, `events` and `handle` (see the README for the contract). Everything that
+/// happens to the screen — a tap, an action, an effect's result, a list scrolling — is one event
+/// of the ``ScreenEngine``: the callbacks, every action in order, the validated store updates,
+/// `configure` and the rows run in one call into Lua, and either all of it is committed or none
+/// of it is. The committed state reaches the core's ``BindingStore`` (which observers watch),
+/// and the views, headless views built by `layout`, show it.
 ///
 /// ```swift
 /// let screen = try LuaScreen(path: "examples/counter/counter.lua")
@@ -24,12 +24,12 @@ import SendingStateHeadless
 /// - views are written only by `layout` and `configure`;
 /// - event callbacks get read-only state and return actions;
 /// - `handle` changes state only through `store:update(fn)` / `store:set(t)`; each new state is
-///   validated (schema, data) before it is committed, and a store update inside `configure` is
-///   an error;
-/// - actions dispatched while an action is handled are queued and handled in order (FIFO).
+///   validated (data rules, schema) where it is made;
+/// - actions dispatched while an action is handled are queued and handled in order (FIFO);
+/// - `store`, `view` and `on` kept past their phase answer with an error.
 ///
-/// Nothing is lost on failure: `configure` is a transaction (its view writes apply only if it
-/// returns), and a commit reaches the store and its observers only after `configure` succeeded.
+/// Nothing is lost on failure: if anything in an event fails, its state, views, observers and
+/// action log are exactly as before it.
 @MainActor
 public final class LuaScreen {
   /// Options for opening a screen.
@@ -62,16 +62,23 @@ public final class LuaScreen {
     }
   }
 
-  typealias EventRegistration = LuaEventRegistration
-
   /// What one interaction did.
-  public struct Step: Sendable, Equatable {
+  @MainActor
+  public struct Step: @MainActor Equatable {
     /// The actions dispatched, in order (queued ones included).
     public var actions: [LuaValue]
-    /// The state before.
-    public var before: LuaValue
-    /// The state after.
-    public var after: LuaValue
+    let beforeState: ScreenState
+    let afterState: ScreenState
+
+    /// The state before (read as data on first use).
+    public var before: LuaValue { beforeState.value }
+    /// The state after (read as data on first use).
+    public var after: LuaValue { afterState.value }
+
+    /// Whether two steps dispatched the same actions between the same states.
+    public static func == (lhs: Step, rhs: Step) -> Bool {
+      lhs.actions == rhs.actions && lhs.before == rhs.before && lhs.after == rhs.after
+    }
   }
 
   /// The script's path.
@@ -84,52 +91,51 @@ public final class LuaScreen {
   public private(set) var root: View = View()
   /// The binder the store applies to (the root's parent).
   public let host = LuaScreenHost()
-  /// The core store holding the screen's state.
-  public private(set) var store: BindingStore<LuaValue, LuaScreenHost>
-  /// Every action dispatched so far, in order.
+  /// The core store holding the committed state (the engine is its only writer).
+  package private(set) var store: BindingStore<ScreenState, LuaScreenHost>
+  /// Every action dispatched so far, in order (only events that were committed).
   public private(set) var actionLog: [LuaValue] = []
   /// Warnings (problems that did not stop the screen).
-  public internal(set) var warnings: [String] = []
+  public private(set) var warnings: [String] = []
   /// Whether ``close()`` was called.
   public internal(set) var isClosed = false
 
-  let bridge: LuaViewBridge
-  var gate: ViewWriteGate { bridge.gate }
-  var schema: ScreenSchema?
-  var configureFunction: LuaRef!
-  var handleFunction: LuaRef?
-  var uiTable: LuaRef!
-  var viewsTable: LuaRef!
-  var storeProxy: LuaRef?
-  var options = Options()
-  var unitModules: [String: LuaRef] = [:]
-  var unitHosts: [LuaUnitHost] = []
-  var effects: [Int: Task<Void, Never>] = [:]
-  var nextEffectIDValue = 0
-  /// Errors raised while handling effect results (nobody was there to catch them).
-  public private(set) var asyncErrors: [ScriptError] = []
-  /// Called with every error raised while handling an effect result.
-  public var onAsyncError: ((ScriptError) -> Void)?
+  let engine: ScreenEngine
   var viewsByID: [String: View] = [:]
-  var bindings: [ObjectIdentifier: LuaListBinding] = [:]
-  var preparedWrites: [ViewWriteGate.Write]?
-  let queue = ActionQueue()
-  /// The first script error of the current interaction (callbacks cannot throw through the core).
-  var pendingError: ScriptError?
-  lazy var handler = LuaScreenHandler(screen: self)
 
   /// The current state.
-  public var state: LuaValue { store.state }
+  public var state: LuaValue { engine.committed.value }
 
   /// Every view id of the screen, sorted.
   public var ids: [String] { viewsByID.keys.sorted() }
 
-  /// Opens the screen at `path`: loads it, checks the contract, builds the layout, registers its
-  /// events and configures it with its initial state.
+  /// Errors nobody was there to catch: while handling an effect's result, or from a UI event
+  /// outside a driver step.
+  public var asyncErrors: [ScriptError] { engine.unhandledErrors }
+
+  /// Called with every error in ``asyncErrors``.
+  public var onAsyncError: ((ScriptError) -> Void)? {
+    get { engine.onUnhandledError }
+    set { engine.onUnhandledError = newValue }
+  }
+
+  /// Observes the committed state: called at once with the current state, then after every
+  /// event that changed it.
+  @discardableResult
+  public func observe(_ observer: @escaping (LuaValue) -> Void) -> StateObservationToken {
+    store.observe { state in MainActor.assumeIsolated { observer(state.value) } }
+  }
+
+  /// Opens the screen at `path`: loads it, checks the contract, builds the layout, declares its
+  /// events and configures it with its initial state — one event, committed or not at all.
   ///
-  /// - Throws: ``ScreenUsageError`` if the file cannot be read; ``ScriptError`` (with file:line)
-  ///   for any fault in the script.
+  /// - Throws: ``ScreenUsageError`` if the path is not a readable file; ``ScriptError`` (with
+  ///   file:line) for any fault in the script.
   public init(path: String, options: Options = Options()) throws {
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+      throw ScreenUsageError.notAFile(path)
+    }
     guard FileManager.default.isReadableFile(atPath: path) else {
       throw ScreenUsageError.missingFile(path)
     }
@@ -138,30 +144,33 @@ public final class LuaScreen {
     runtime = try LuaRuntime(
       configuration: .init(limits: options.limits, scriptRoots: [folder.isEmpty ? "." : folder] + options.scriptRoots))
     if let output = options.output { runtime.output = output }
-    store = BindingStore(state: .nil, identifier: path)
-    bridge = try LuaViewBridge(runtime: runtime)
-    host.screen = self
-    try installHelpers()
-    let module = try loadModule()
-    try build(from: module, options: options)
-  }
-
-  // MARK: - Loading
-
-  func installHelpers() throws {
+    engine = try ScreenEngine(runtime: runtime, screenHost: host, payload: options.data, swiftUnits: options.swiftUnits)
+    store = BindingStore(state: ScreenState(node: nil), identifier: path)
     runtime.preload("sendingstate", try runtime.makeValue(["version": .string(LuaScreen.apiVersion)]))
-    uiTable = try runtime.makeValue(.table(LuaTable()))
-    for kind in ScreenViewTypes.kinds {
-      uiTable.setField(kind, to: runtime.makeFunction("ui.\(kind)") { [unowned self] call in
-        try MainActor.assumeIsolated { try self.buildView(kind: kind, call: call) }
-      })
+    let module = try loadModule()
+    let contract = try checkContract(module)
+    name = contract.name
+    let outcome = try engine.load(module: module, initial: options.state, units: contract.units, schema: contract.schema)
+    warnings += outcome.warnings
+    root = host.subviews.first ?? View()
+    viewsByID = engine.screenViews()
+    store = BindingStore(state: engine.committed, identifier: name ?? path)
+    store.apply(to: host)
+    engine.commit = { [weak self] state in
+      self?.host.ss.invalidateState { (_: ScreenState) in state }
+    }
+    engine.committedEvent = { [weak self] outcome in
+      self?.actionLog += outcome.actions
+      self?.warnings += outcome.warnings
     }
   }
 
   /// The version of the host API scripts see as `require("sendingstate").version`.
-  nonisolated public static let apiVersion = "0.1.0"
+  nonisolated public static let apiVersion = "0.2.0"
 
-  func loadModule() throws -> LuaRef {
+  // MARK: - Loading
+
+  private func loadModule() throws -> LuaRef {
     let chunk = try runtime.loadFile(path)
     let results = try runtime.callReturningReferences(chunk, with: [], context: "loading the screen")
     guard let module = results.first, module.typeName == "table" else {
@@ -170,314 +179,61 @@ public final class LuaScreen {
     return module
   }
 
-  func contractError(_ message: String) -> ScriptError {
+  private func contractError(_ message: String) -> ScriptError {
     ScriptError(kind: .runtime, message: message, chunk: path)
   }
 
-  func requireFunction(_ module: LuaRef, _ field: String, required: Bool) throws -> LuaRef? {
-    guard let value = module.field(field) else {
-      if required { throw contractError("screen field '\(field)' must be a function (got nil)") }
-      return nil
-    }
-    guard value.typeName == "function" else {
-      throw contractError("screen field '\(field)' must be a function (got \(value.typeName))")
-    }
-    return value
-  }
-
-  func build(from module: LuaRef, options: Options) throws {
-    self.options = options
-    if let units = module.field("units") {
-      guard units.typeName == "table", case .table(let table)? = try? units.value(path: "units") else {
-        throw contractError("screen field 'units' must be a table of unit modules (got \(units.typeName))")
+  /// Checks the fields of the screen table; the kernel reads them from there.
+  private func checkContract(_ module: LuaRef) throws -> (name: String?, units: LuaRef?, schema: LuaRef?) {
+    for (field, required) in [("layout", true), ("configure", true), ("events", false), ("handle", false)] {
+      guard let value = module.field(field) else {
+        if required { throw contractError("screen field '\(field)' must be a function (got nil)") }
+        continue
       }
-      for name in table.fields.keys.sorted() {
-        guard let unit = units.field(name), unit.typeName == "table", unit.field("layout")?.typeName == "function" else {
-          throw contractError("units.\(name) must be a unit module: { layout = function(ui), configure = …, events = … }")
-        }
-        unitModules[name] = unit
+      guard value.typeName == "function" else {
+        throw contractError("screen field '\(field)' must be a function (got \(value.typeName))")
       }
     }
+    var name: String?
     if let nameRef = module.field("name") {
-      guard case .string(let text) = try nameRef.value(path: "name") else {
+      guard nameRef.typeName == "string", case .string(let text) = try nameRef.value(path: "name") else {
         throw contractError("screen field 'name' must be a string (got \(nameRef.typeName))")
       }
       name = text
     }
-    guard let stateRef = module.field("state") else {
+    guard let state = module.field("state") else {
       throw contractError("screen field 'state' is required: the initial state table")
     }
-    var initial: LuaValue
-    do {
-      initial = try stateRef.value(path: "state")
-    } catch {
-      throw error.scriptError.inContext("initial state")
+    guard state.typeName == "table" else {
+      throw contractError("screen field 'state' must be a table (got \(state.typeName))")
     }
-    guard case .table = initial else { throw contractError("screen field 'state' must be a table (got \(stateRef.typeName))") }
-    if let schemaRef = module.field("schema") {
-      do {
-        schema = try ScreenSchema(try schemaRef.value(path: "schema"))
-      } catch {
-        throw ScriptError(kind: .typeMismatch, message: error.description, chunk: path)
+    let units = module.field("units")
+    if let units {
+      guard units.typeName == "table", case .table(let table)? = try? units.value(path: "units"), table.sequence.isEmpty
+      else {
+        throw contractError("screen field 'units' must be a table of unit modules (got \(units.typeName))")
       }
-    }
-    if let override = options.state { initial = override }
-    do {
-      try schema?.validate(initial)
-    } catch {
-      throw ScriptError(kind: .typeMismatch, message: error.description, chunk: path, context: "initial state")
-    }
-    let layout = try requireFunction(module, "layout", required: true)!
-    configureFunction = try requireFunction(module, "configure", required: true)
-    let events = try requireFunction(module, "events", required: false)
-    handleFunction = try requireFunction(module, "handle", required: false)
-
-    // Layout builds the tree once; writes apply directly.
-    let built = try gate.direct { try runtime.callReturningReferences(layout, with: [uiTable], context: "layout") }
-    try throwPending()
-    guard let rootRef = built.first, let rootView = view(for: rootRef) else {
-      throw contractError("layout must return a view built with ui.<kind>{…} (got \(built.first?.typeName ?? "nothing"))")
-    }
-    root = rootView
-    viewsByID = try bridge.collectIDs(in: rootView, owner: "the screen", chunk: path)
-    viewsTable = try bridge.viewsTable(viewsByID, owner: "the screen")
-    for unit in unitHosts {
-      for (id, view) in unit.viewsByID { viewsByID["\(unit.id ?? "unit").\(id)"] = view }
-    }
-    host.addSubview(rootView)
-    bridge.attached(rootView)
-
-    // Events declare sender → event → callback; views and state are off limits here.
-    if let events {
-      try gate.closed("views are read-only in events (declare mappings with on(); views change in configure)") {
-        let on = makeOnFunction { [unowned self] registration in self.host.registrations.append(registration) }
-        _ = try runtime.callReturningReferences(events, with: [viewsTable, on], context: "events")
-      }
-    }
-
-    store = BindingStore(state: initial, identifier: name ?? path)
-    pendingError = nil
-    store.apply(to: host)
-    try throwPending()
-    host.ss.addActionHandler(to: handler)
-  }
-
-  func throwPending() throws {
-    if let error = pendingError {
-      pendingError = nil
-      throw error
-    }
-  }
-
-  // MARK: - Configure
-
-  /// The host's configurer: applies prepared writes, or runs `configure` as a transaction.
-  func runConfigure(_ state: LuaValue) {
-    if let prepared = preparedWrites {
-      preparedWrites = nil
-      prepared.forEach { $0.apply() }
-      return
-    }
-    do {
-      try configureTransaction(state).forEach { $0.apply() }
-    } catch {
-      record(error)
-    }
-  }
-
-  func configureTransaction(_ state: LuaValue) throws -> [ViewWriteGate.Write] {
-    try gate.transaction {
-      try bridge.callWithReadOnly(configureFunction, views: viewsTable, message: "state is read-only in configure", context: "configure") { stack throws(LuaBridgeError) in
-        try stack.push(state, path: LuaPath(root: "state"))
-      }
-      for unit in unitHosts {
-        guard let configure = unit.configure, let views = unit.views else { continue }
-        let data = try readonly(unit.unit.data, "unit data is read-only in configure")
-        let proxy = try readonly(state, "state is read-only in configure")
-        _ = try runtime.callReturningReferences(
-          configure, with: [views, data, proxy], context: "configure unit '\(unit.id ?? "")' (\(unit.unit.unitType))")
-      }
-    }
-  }
-
-  func readonly(_ value: LuaValue, _ message: String) throws -> LuaRef {
-    try bridge.readonly(value, message)
-  }
-
-  func record(_ error: any Error) {
-    guard pendingError == nil else { return }
-    pendingError = (error as? ScriptError) ?? ScriptError(kind: .runtime, message: "\(error)")
-  }
-
-  // MARK: - Rows
-
-  /// Dry-runs the row `configure` of every row a prepared `rows` write will show (writes are
-  /// discarded), so a failing row stops the commit before anything changes.
-  func preflightRows(_ writes: [ViewWriteGate.Write]) throws {
-    for write in writes where write.property == "rows" {
-      guard let binding = bindings[write.view], let configure = binding.rowConfigure,
-        case .table(let table) = write.value
-      else { continue }
-      let list = binding.list
-      guard let template = (list.visibleRows.first as? LuaListRow), let views = template.views else { continue }
-      let count = table.sequence.count
-      let first = max(0, min(list.firstVisibleIndex, count - list.visibleRowLimit))
-      for index in first..<min(first + list.visibleRowLimit, count) {
-        let label = "configure row \(index + 1) of '\(list.id ?? "list")'"
-        _ = try gate.transaction {
-          try bridge.callWithReadOnly(configure, views: views, message: "the item is read-only in configure", context: label) { stack throws(LuaBridgeError) in
-            try stack.push(table.sequence[index], path: LuaPath(root: "item"))
-          }
+      for unitName in table.fields.keys.sorted() {
+        guard let unit = units.field(unitName), unit.typeName == "table", unit.field("layout")?.typeName == "function" else {
+          throw contractError("units.\(unitName) must be a unit module: { layout = function(ui), configure = …, events = … }")
         }
       }
     }
-  }
-
-  func makeRow(for binding: LuaListBinding) -> ListRow {
-    let row = LuaListRow()
-    row.screen = self
-    row.binding = binding
-    let label = "row of '\(binding.list.id ?? "list")'"
-    do {
-      let (viewsByID, views) = try buildContent(
-        into: row, builder: binding.rowBuilder, events: binding.rowEvents, label: label
-      ) { [unowned row] registration in row.registrations.append(registration) }
-      row.viewsByID = viewsByID
-      row.views = views
-    } catch {
-      record(error)
+    let schema = module.field("schema")
+    if let schema, schema.typeName != "table" {
+      throw ScriptError(kind: .typeMismatch, message: "schema: expected a table of field types", chunk: path)
     }
-    row.ss.addActionHandler(to: handler)
-    return row
+    return (name, units, schema)
   }
 
-  /// A row's configurer: the list's `configure(row, item)` as a transaction.
-  func configureRow(_ row: LuaListRow, item: LuaValue) {
-    guard let binding = row.binding, let configure = binding.rowConfigure, let views = row.views else { return }
-    let label = "configure row \((row.index ?? 0) + 1) of '\(binding.list.id ?? "list")'"
-    do {
-      try gate.transaction {
-        try bridge.callWithReadOnly(configure, views: views, message: "the item is read-only in configure", context: label) { stack throws(LuaBridgeError) in
-          try stack.push(item, path: LuaPath(root: "item"))
-        }
-      }.forEach { $0.apply() }
-    } catch {
-      record(error)
-    }
+  // MARK: - Effects
+
+  /// Waits until no effect is pending, or `timeout` passes; returns whether all settled.
+  @discardableResult
+  public func settle(timeout: Duration = .seconds(10)) async -> Bool {
+    await engine.settle(timeout: timeout)
   }
 
-  // MARK: - Events
-
-  func makeOnFunction(_ register: @escaping (EventRegistration) -> Void) -> LuaRef {
-    bridge.makeOnFunction(register)
-  }
-
-  /// The forwarding tree of a set of registrations (state-aware: state read at event time).
-  static func forwardingTree(for registrations: [EventRegistration], screen: LuaScreen?) -> any EventForwardable {
-    LuaViewBridge.forwardingTree(registrations) { [weak screen] (registration: EventRegistration, state: LuaValue) -> [LuaValue] in
-      screen?.invoke(registration, state: state) ?? []
-    }
-  }
-
-  /// Calls an event callback with read-only state and the sender; returns its actions.
-  func invoke(_ registration: EventRegistration, state: LuaValue) -> [LuaValue] {
-    guard !isClosed else { return [] }
-    let context = "event '\(registration.eventName)' on '\(registration.senderName)'"
-    do {
-      return try gate.closed("views are read-only in event callbacks (return actions; views change in configure)") {
-        let proxy = try readonly(state, "state is read-only in event callbacks (return actions instead)")
-        let results = try runtime.callReturningReferences(
-          registration.callback, with: [proxy, reference(for: registration.sender)], context: context)
-        let value: LuaValue
-        do {
-          value = try results.first?.value(path: "result") ?? .nil
-        } catch let error as LuaBridgeError {
-          throw error.scriptError.inContext(context)
-        }
-        return try ScreenEvents.actions(from: value, context: context)
-      }
-    } catch {
-      record(error)
-      return []
-    }
-  }
-
-  // MARK: - Actions
-
-  /// Queues `action`; handles the queue in order unless an action is being handled already.
-  func dispatch(_ action: LuaValue) {
-    actionLog.append(action)
-    do {
-      try queue.run(action, handle: handle)
-    } catch {
-      record(error)
-    }
-  }
-
-  func handle(_ action: LuaValue) throws {
-    guard let handleFunction, !isClosed else { return }
-    let type = action["type"].stringValue ?? "?"
-    try gate.closed("views are read-only in handle (change state with store:update; views follow in configure)") {
-      _ = try runtime.callReturningReferences(
-        handleFunction, with: [try runtime.makeValue(action, path: "action"), try storeReference()],
-        context: "handle (action '\(type)')")
-    }
-  }
-
-  func storeReference() throws -> LuaRef {
-    if let storeProxy { return storeProxy }
-    let proxy = try bridge.makeStoreProxy(
-      state: { [unowned self] in self.state },
-      commit: { [unowned self] new in try self.commit(new) },
-      dispatch: { [unowned self] action in self.dispatch(action) },
-      extra: effectMethods())
-    storeProxy = proxy
-    return proxy
-  }
-
-  /// Validates `new` and commits it through the core; all or nothing.
-  func commit(_ new: LuaValue) throws {
-    guard !gate.isConfiguring else {
-      throw ScriptError(kind: .runtime, message: "store updates are not allowed in configure (configure only reads state)")
-    }
-    guard !isClosed else { return }
-    do {
-      try schema?.validate(new)
-    } catch {
-      throw error.scriptError
-    }
-    let writes = try configureTransaction(new)
-    try preflightRows(writes)
-    preparedWrites = writes
-    host.ss.invalidateState { (_: LuaValue) in new }
-    preparedWrites = nil
-  }
-
-  /// Dispatches the actions of a finished effect; errors go to ``asyncErrors``.
-  func deliverEffectResult(_ actions: [LuaValue]) {
-    pendingError = nil
-    actions.forEach(dispatch)
-    if let error = pendingError {
-      pendingError = nil
-      asyncErrors.append(error)
-      onAsyncError?(error)
-    }
-  }
-
-}
-
-/// The screen's handler: every action goes to the FIFO queue.
-@MainActor
-final class LuaScreenHandler: @MainActor ActionHandlingProvider {
-  unowned let screen: LuaScreen
-
-  @MainActor
-  init(screen: LuaScreen) {
-    self.screen = screen
-  }
-
-  @MainActor
-  func handle(action: LuaValue) {
-    screen.dispatch(action)
-  }
+  /// The number of effects still running.
+  public var pendingEffects: Int { engine.pendingEffects }
 }

@@ -3,13 +3,13 @@ import SendingStateHeadless
 
 /// The binder of a Lua screen: a headless view whose input is the screen's state.
 ///
-/// It is what the screen's ``BindingStore`` applies to. Its configurer runs the script's
-/// `configure` through the core (so senders receive the state and write-backs reach the store),
-/// and its forwarding tree is built from the script's `events` registrations.
+/// It is what the screen's ``BindingStore`` applies to, and it hosts the registrations of the
+/// script's `events`. Its configurer has nothing to do: the engine ran the script's
+/// `configure` in the same event that produced the state, and applied its writes before the
+/// state reached the store.
 @MainActor
-public final class LuaScreenHost: View, Configurable, EventForwardingProvider {
-  weak var screen: LuaScreen?
-  var registrations: [LuaEventRegistration] = []
+public final class LuaScreenHost: View, Configurable, EngineEventHost {
+  var forwarding: EngineForwarding?
 
   init() {
     super.init(id: nil)
@@ -18,13 +18,9 @@ public final class LuaScreenHost: View, Configurable, EventForwardingProvider {
   /// `"screen"`.
   public override var kind: String { "screen" }
 
-  /// Runs the script's `configure` (or applies the writes it already prepared).
-  public var configurer: (LuaScreenHost, LuaValue) -> Void {
-    { host, state in host.screen?.runConfigure(state) }
-  }
+  /// Nothing to do: the views already show the state (see the type's discussion).
+  public var configurer: (LuaScreenHost, ScreenState) -> Void { { _, _ in } }
 
-  /// The script's `events`, as a forwarding tree.
-  public var eventForwarder: any EventForwardable {
-    LuaScreen.forwardingTree(for: registrations, screen: screen)
-  }
+  /// The script's `events`, as a forwarding tree built once per declaration.
+  public var eventForwarder: any EventForwardable { engineTree }
 }

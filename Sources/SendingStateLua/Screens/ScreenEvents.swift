@@ -12,11 +12,16 @@ enum ScreenEvents {
   /// Parses `on`'s event argument: a name, or `{ gesture = …, taps = …, … }` / `{ control = … }`.
   @MainActor
   static func parse(_ spec: LuaValue, sender: View) throws -> (SenderEvent, String) {
-    let senderName = "'\(sender.id ?? sender.kind)' (\(sender.kind))"
+    try parse(spec, senderID: sender.id, kind: sender.kind, isControl: sender is Control)
+  }
+
+  /// Parses `on`'s event argument for a sender of `kind` (with `senderID`, if it has one).
+  static func parse(_ spec: LuaValue, senderID: String?, kind: String, isControl: Bool) throws -> (SenderEvent, String) {
+    let senderName = "'\(senderID ?? kind)' (\(kind))"
     switch spec {
     case .string(let name):
       if let control = ControlEvents(name: name) {
-        guard sender is Control else {
+        guard isControl else {
           throw ScriptError(
             kind: .runtime,
             message: "\(senderName) is not a control, so it has no '\(name)' event (use a gesture such as 'tap')")
@@ -29,7 +34,7 @@ enum ScreenEvents {
       throw ScriptError(kind: .runtime, message: "unknown event '\(name)' (\(eventNames))")
     case .table(let table):
       if let control = table.fields["control"] {
-        return try parse(control, sender: sender)
+        return try parse(control, senderID: senderID, kind: kind, isControl: isControl)
       }
       guard let kindName = table.fields["gesture"]?.stringValue, let kind = SenderEvent.Gesture.Kind(name: kindName) else {
         throw ScriptError(

@@ -9,6 +9,8 @@
 public enum ScreenUsageError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The script file cannot be read.
   case missingFile(String)
+  /// The path is a folder, not a screen script.
+  case notAFile(String)
   /// No view has this id.
   case unknownView(String, known: [String])
   /// The event name is not a control event or a gesture.
@@ -26,6 +28,7 @@ public enum ScreenUsageError: Error, Equatable, Sendable, CustomStringConvertibl
   public var description: String {
     switch self {
     case .missingFile(let path): "cannot read '\(path)' (check the path)"
+    case .notAFile(let path): "'\(path)' is a folder, not a screen script (give the .lua file that returns the screen table)"
     case .unknownView(let id, let known): "no view with id '\(id)' (ids: \(known.joined(separator: ", ")))"
     case .unknownEvent(let name): "unknown event '\(name)' (\(ScreenEvents.eventNames))"
     case .unsupported(let message): message

@@ -28,8 +28,8 @@ extension ScreenViewTypes {
     case (let field as TextField, "placeholder"): return .string(field.placeholder)
     case (let stack as StackView, "axis"): return .string(stack.axis.rawValue)
     case (let stack as StackView, "spacing"): return .number(stack.spacing)
-    case (let list as ListView, "rows"):
-      return .table(LuaTable(sequence: (list.dataSource as? LuaListBinding)?.items ?? []))
+    case (_ as ListView, "rows"):
+      return .nil  // roles do not build lists
     case (let list as ListView, "visibleRows"): return .integer(Int64(list.visibleRowLimit))
     default: return .nil
     }
@@ -120,12 +120,8 @@ extension ScreenViewTypes {
     case (let stack as StackView, "spacing"):
       let spacing = try number()
       return { stack.spacing = spacing }
-    case (let list as ListView, "rows"):
-      guard case .table(let table) = value, table.fields.isEmpty else { throw mismatch("a list") }
-      return {
-        (list.dataSource as? LuaListBinding)?.items = table.sequence
-        list.reloadData()
-      }
+    case (_ as ListView, "rows"):
+      throw ScriptError(kind: .runtime, message: "list.rows can be set in screens only")
     case (let list as ListView, "visibleRows"):
       let count = try integer()
       guard count >= 1 else { throw mismatch("a positive integer") }

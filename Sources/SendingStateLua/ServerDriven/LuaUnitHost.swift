@@ -1,19 +1,16 @@
 import SendingState
 import SendingStateHeadless
 
-/// The host of one server-driven unit: configured once with the unit's data (so its senders'
-/// state is the data), with its own `events`; its actions go to the screen's handler.
+/// The host of one server-driven unit: its content, rendered by the screen's `units` module of
+/// its type (configured with the unit's data and the screen's state) or by a Swift renderer,
+/// and the registrations of its `events`, whose callbacks receive the unit's data.
 @MainActor
-public final class LuaUnitHost: View, Configurable, EventForwardingProvider {
+public final class LuaUnitHost: View, EngineEventHost {
   /// The unit this host renders.
   public let unit: ServerUnit
-  var views: LuaRef?
-  var viewsByID: [String: View] = [:]
-  var configure: LuaRef?
-  var registrations: [LuaEventRegistration] = []
-  weak var screen: LuaScreen?
+  var forwarding: EngineForwarding?
 
-  init(unit: ServerUnit, id: String) {
+  init(unit: ServerUnit, id: String?) {
     self.unit = unit
     super.init(id: id)
   }
@@ -26,13 +23,8 @@ public final class LuaUnitHost: View, Configurable, EventForwardingProvider {
     [.init("type", .string(unit.unitType))]
   }
 
-  /// Units are configured by the screen's configure (with data and state); nothing to do here.
-  public var configurer: (LuaUnitHost, LuaValue) -> Void { { _, _ in } }
-
-  /// The unit's `events`, as a forwarding tree.
-  public var eventForwarder: any EventForwardable {
-    LuaScreen.forwardingTree(for: registrations, screen: screen)
-  }
+  /// The unit's `events`, as a forwarding tree built once.
+  public var eventForwarder: any EventForwardable { engineTree }
 }
 
 /// A stack of server-driven sections (`ui.sections { id = … }`).

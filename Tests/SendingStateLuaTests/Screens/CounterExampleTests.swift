@@ -28,7 +28,7 @@ struct CounterExampleTests {
           stack#buttons axis="horizontal" spacing=4
             button#minus title="-" enabled=true selected=false
             button#plus title="+" enabled=true selected=false
-          label#version text="host API 0.1.0"
+          label#version text="host API \(LuaScreen.apiVersion)"
         """)
     #expect(screen.ids == ["buttons", "count", "minus", "plus", "root", "title", "version"])
   }
@@ -37,15 +37,18 @@ struct CounterExampleTests {
   func increments() throws {
     let screen = try LuaScreen(path: examplePath("counter/counter.lua"))
     var observed: [LuaValue] = []
-    let token = screen.store.observe { observed.append($0["count"]) }
+    let token = screen.observe { observed.append($0["count"]) }
     let step = try screen.tap("plus")
     #expect(step.actions == [["type": "increment"]])
     #expect(step.before["count"] == 1 && step.after["count"] == 2)
     #expect(screen.state["count"] == 2)
     #expect((try screen.view("count") as? Label)?.text == "2")
     #expect(observed == [1, 2])
-    let buttonState: LuaValue? = (try screen.view("plus")).ss.state()
-    #expect(buttonState?["count"] == 2)  // senders receive the state
+    // The core's transport: the host's binder and its senders hold the committed state.
+    let buttonState: ScreenState? = (try screen.view("plus")).ss.state()
+    #expect(buttonState?.value["count"] == 2)
+    let hostState: ScreenState? = screen.host.ss.state()
+    #expect(hostState?.value == screen.state)
     token.cancel()
   }
 

@@ -32,7 +32,7 @@ struct OneWayRuleTests {
     var token: StateObservationToken?
     init() throws {
       screen = try LuaScreen(path: screenFixture("rules.lua"))
-      token = screen.store.observe { [unowned self] _ in self.notifications += 1 }
+      token = screen.observe { [unowned self] _ in self.notifications += 1 }
       notifications = 0
     }
   }
@@ -164,7 +164,7 @@ struct RowFailureTests {
   func rowFailureIsAtomic() throws {
     let screen = try LuaScreen(path: screenFixture("row_failure.lua"))
     var notified = 0
-    let token = screen.store.observe { _ in notified += 1 }
+    let token = screen.observe { _ in notified += 1 }
     notified = 0
     let error = try #require(scriptError { try screen.tap("add") })
     #expect(error.line == 11 && error.message == "cannot show bad")

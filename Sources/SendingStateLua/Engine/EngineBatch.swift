@@ -1,0 +1,179 @@
+import CLua
+import CLuaShim
+
+/// What one event changed, as the kernel committed it. The host applies it and nothing in it
+/// can fail: every value was checked in Lua, where the error could name the script's line.
+struct EngineBatch {
+  /// A view the event built (parents are listed before children).
+  struct Creation {
+    let vid: Int
+    let kind: String
+    let id: String?
+    /// For unit hosts: the section and unit (1-based) of the payload, and whether a Swift
+    /// renderer draws it.
+    let section: Int
+    let unit: Int
+    let swift: Bool
+  }
+
+  /// A property the event changed.
+  struct Write {
+    let vid: Int
+    let property: String
+    let value: LuaValue
+  }
+
+  /// A new `on(...)` registration: the host (screen, row, unit) whose handler receives it.
+  struct Registration {
+    let host: Int
+    let sender: Int
+    let key: Int
+  }
+
+  /// A list's window after the event: its row count, first row and the rows it shows.
+  struct Window {
+    let list: Int
+    let count: Int
+    let first: Int
+    let rows: [(host: Int, index: Int)]
+  }
+
+  /// Async work to start once the event is committed.
+  enum Effect {
+    case after(seconds: Double, actions: [LuaValue])
+    case fetch(url: String, ok: String, fail: String)
+  }
+
+  var created: [Creation] = []
+  var children: [(parent: Int, children: [Int])] = []
+  var writes: [Write] = []
+  var registrations: [Registration] = []
+  var windows: [Window] = []
+  var actions: [LuaValue] = []
+  var effects: [Effect] = []
+  var warnings: [String] = []
+  /// The new state, when the event changed it.
+  var state: LuaRef?
+
+  /// Reads the batch table on top of the stack.
+  init(reading stack: LuaStack, runtime: LuaRuntime) throws(LuaBridgeError) {
+    let L = stack.L
+    let table = lua_absindex(L, -1)
+    func list(_ name: String, _ body: (Int32, Int) throws(LuaBridgeError) -> Void) throws(LuaBridgeError) {
+      stack.push(name)
+      guard lua_rawget(L, table) == LUA_TTABLE else {
+        stack.pop()
+        return
+      }
+      let items = lua_gettop(L)
+      let count = Int(lua_rawlen(L, items))
+      try body(items, count)
+      stack.pop()
+    }
+    func integer(_ items: Int32, _ position: Int) -> Int {
+      lua_rawgeti(L, items, lua_Integer(position))
+      defer { stack.pop() }
+      return Int(lua_tointegerx(L, -1, nil))
+    }
+    func string(_ items: Int32, _ position: Int) -> String {
+      lua_rawgeti(L, items, lua_Integer(position))
+      defer { stack.pop() }
+      return stack.string(at: -1) ?? ""
+    }
+    try list("created") { items, count throws(LuaBridgeError) in
+      var position = 1
+      while position + 5 <= count {
+        lua_rawgeti(L, items, lua_Integer(position + 5))
+        let swift = lua_toboolean(L, -1) != 0
+        stack.pop()
+        lua_rawgeti(L, items, lua_Integer(position + 2))
+        let id = stack.string(at: -1)
+        stack.pop()
+        created.append(
+          Creation(
+            vid: integer(items, position), kind: string(items, position + 1), id: id, section: integer(items, position + 3),
+            unit: integer(items, position + 4), swift: swift))
+        position += 6
+      }
+    }
+    try list("children") { items, count throws(LuaBridgeError) in
+      var position = 1
+      while position < count {
+        let parent = integer(items, position)
+        let number = integer(items, position + 1)
+        children.append((parent, (0..<number).map { integer(items, position + 2 + $0) }))
+        position += 2 + number
+      }
+    }
+    try list("writes") { items, count throws(LuaBridgeError) in
+      var position = 1
+      while position + 2 <= count {
+        let vid = integer(items, position)
+        let property = string(items, position + 1)
+        var value = LuaValue.nil
+        if property != "rows" {  // the engine plans rows; their items stay in Lua
+          lua_rawgeti(L, items, lua_Integer(position + 2))
+          value = try stack.value(at: -1, path: LuaPath(root: property))
+          stack.pop()
+        }
+        writes.append(Write(vid: vid, property: property, value: value))
+        position += 3
+      }
+    }
+    try list("regs") { items, count throws(LuaBridgeError) in
+      var position = 1
+      while position + 2 <= count {
+        registrations.append(
+          Registration(host: integer(items, position), sender: integer(items, position + 1), key: integer(items, position + 2)))
+        position += 3
+      }
+    }
+    try list("lists") { items, count throws(LuaBridgeError) in
+      var position = 1
+      while position + 3 <= count {
+        let listVid = integer(items, position)
+        let rowCount = integer(items, position + 1)
+        let first = integer(items, position + 2)
+        let shown = integer(items, position + 3)
+        var rows: [(host: Int, index: Int)] = []
+        for offset in 0..<shown {
+          rows.append((integer(items, position + 4 + 2 * offset), integer(items, position + 5 + 2 * offset)))
+        }
+        windows.append(Window(list: listVid, count: rowCount, first: first, rows: rows))
+        position += 4 + 2 * shown
+      }
+    }
+    try list("actions") { items, count throws(LuaBridgeError) in
+      for position in 1...max(1, count) where position <= count {
+        lua_rawgeti(L, items, lua_Integer(position))
+        actions.append(try stack.value(at: -1, path: LuaPath(root: "action")))
+        stack.pop()
+      }
+    }
+    try list("warnings") { items, count throws(LuaBridgeError) in
+      for position in 1...max(1, count) where position <= count { warnings.append(string(items, position)) }
+    }
+    try list("effects") { items, count throws(LuaBridgeError) in
+      for position in 1...max(1, count) where position <= count {
+        lua_rawgeti(L, items, lua_Integer(position))
+        let effect = try stack.value(at: -1, path: LuaPath(root: "effect"))
+        stack.pop()
+        switch effect["kind"].stringValue {
+        case "after":
+          effects.append(.after(seconds: effect["seconds"].doubleValue ?? 0, actions: effect["actions"].tableValue?.sequence ?? []))
+        case "fetch":
+          effects.append(
+            .fetch(url: effect["url"].stringValue ?? "", ok: effect["ok"].stringValue ?? "", fail: effect["fail"].stringValue ?? ""))
+        default:
+          break
+        }
+      }
+    }
+    stack.push("state")
+    if lua_rawget(L, table) == LUA_TTABLE {
+      state = LuaRef(runtime: runtime, reference: stack.ref())
+    } else {
+      stack.pop()
+    }
+  }
+}

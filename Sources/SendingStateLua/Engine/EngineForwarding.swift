@@ -1,0 +1,67 @@
+import SendingState
+import SendingStateHeadless
+
+/// The registrations of one host (the screen, a row, a unit) and their forwarding tree.
+///
+/// The tree is built when registrations change (when a screen or a row declares its events),
+/// never per event: the core reads the same tree for every delivery and every sender list.
+/// Each mapping yields one ``ScreenUIEvent`` — the engine finds the script's callbacks by its key.
+@MainActor
+final class EngineForwarding {
+  private var registrations: [(sender: View, vid: Int, key: Int, event: SenderEvent)] = []
+  private(set) var tree: any EventForwardable = SenderGroup {}
+
+  /// Adds a registration (the same sender and key once).
+  func add(sender: View, vid: Int, key: Int, event: SenderEvent) {
+    guard !registrations.contains(where: { $0.vid == vid && $0.key == key }) else { return }
+    registrations.append((sender, vid, key, event))
+  }
+
+  /// Builds the tree anew from the registrations.
+  func rebuild() {
+    let list = registrations
+    tree = SenderGroup {
+      for registration in list {
+        EventForwarder(registration.sender) { _, ctx in
+          let vid = registration.vid
+          let key = registration.key
+          switch registration.event {
+          case .control(let control):
+            ctx.control(control.value) { [ScreenUIEvent(vid: vid, key: key, token: nil, phase: nil)] }
+          case .gesture(let gesture):
+            ctx.gesture(gesture) {
+              let delivery = MainActor.assumeIsolated { GestureDelivery.current }
+              return [
+                ScreenUIEvent(
+                  vid: vid, key: key, token: delivery.map { Int64(truncatingIfNeeded: UInt(bitPattern: $0.token)) },
+                  phase: delivery?.state.description)
+              ]
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+/// A view that hosts script registrations: the screen's host, a list row, a unit host.
+@MainActor
+protocol EngineEventHost: View, EventForwardingProvider {
+  /// Its registrations (set by the engine).
+  var forwarding: EngineForwarding? { get set }
+}
+
+extension EngineEventHost {
+  /// Installs the engine's handler for every registration (only what is missing).
+  func installHandler(_ handler: ScreenEventHandler) {
+    ss.addActionHandler(to: handler)
+  }
+
+  /// Removes every handler (the screen closed).
+  func removeHandlers() {
+    ss.removeAllActionHandlers()
+  }
+
+  /// The forwarding tree the engine built.
+  var engineTree: any EventForwardable { forwarding?.tree ?? SenderGroup {} }
+}

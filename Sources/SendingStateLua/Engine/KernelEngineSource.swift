@@ -1,0 +1,1015 @@
+/// The Lua half of the screen engine (trusted host code, loaded once per screen runtime):
+/// views and their checked writes, scopes and registrations, and the one pipeline an event
+/// runs through (see ``ScreenEngine``).
+enum KernelEngineSource {
+  static let source = #"""
+-- The screen engine's Lua half: views, events, and one pipeline per event.
+--
+-- One call from the host runs a whole event: the sender's callbacks, every action in order
+-- (FIFO, no recursion), each store update validated where it happens, `configure` once with
+-- the new state, and the rows that changed. View writes are checked at the line that makes
+-- them and logged; the host then commits the event (an uninterruptible call), or aborts it,
+-- which puts every view value back. Nothing a script does is visible before the commit.
+--
+-- Trusted host code: it runs with the real globals.
+local S, registry, limits, prims = ...
+
+local type, next, pairs, ipairs, error, tostring, setmetatable, rawequal, rawget, select =
+  type, next, pairs, ipairs, error, tostring, setmetatable, rawequal, rawget, select
+local mathtype, huge, floor = math.type, math.huge, math.floor
+local concat, sort = table.concat, table.sort
+local where = prims.where
+
+local E = {}
+
+-- {======================================================================
+-- Phases: what scripts may do now
+-- ======================================================================
+
+local messages = {
+  idle = "views are read-only outside configure (set view properties in configure)",
+  events = "views are read-only in events (declare mappings with on(); views change in configure)",
+  callback = "views are read-only in event callbacks (return actions; views change in configure)",
+  handle = "views are read-only in handle (change state with store:update; views follow in configure)",
+  closed = "the screen is closed",
+}
+local phase = "idle"   -- idle, layout, events, callback, handle, configure, closed
+local context          -- what the engine is running, for error reports ("configure", "handle (action 'add')")
+
+local function writable() return phase == "layout" or phase == "configure" end
+
+local function enter(newPhase, newContext, readOnly)
+  local saved, savedContext = phase, context
+  phase, context = newPhase, newContext
+  if readOnly then S.setReadOnlyMessage(readOnly) end
+  return saved, savedContext
+end
+
+-- "got …" in messages, as the host's own messages say it.
+local function describe(value)
+  local t = type(value)
+  if t == "string" then return #value <= 20 and ("string \"" .. value .. "\"") or "string" end
+  if t == "number" then return (mathtype(value) == "integer" and "integer " or "number ") .. tostring(value) end
+  if t == "table" then
+    local hasFields = false
+    for key in pairs(value) do
+      if type(key) ~= "number" then hasFields = true break end
+    end
+    return (#value > 0 and not hasFields) and "a list" or "table"
+  end
+  return t
+end
+E.describe = describe
+
+-- }======================================================================
+
+-- {======================================================================
+-- The event under way: everything it changes, so it can be committed or undone
+-- ======================================================================
+
+local event            -- nil between events
+local function newEvent()
+  return {
+    undo = {},           -- rec, key, old, rec, key, old, ...
+    touched = {},        -- rec -> { key = true }
+    created = {},        -- views made in this event (forgotten on abort)
+    regs = {},           -- new registrations: hostVid, vid, key, ...
+    rowPlans = {},       -- list -> plan
+    pins = {},           -- gesture token -> item (or false to unpin)
+    actions = {},        -- the action log of the event
+    effects = {},        -- effects to start after the commit
+    warnings = {},
+    actionCount = 0,
+  }
+end
+
+-- }======================================================================
+
+-- {======================================================================
+-- Views: proxies whose reads come from a mirror of the view's values and whose writes are
+-- checked at the writing line, then logged
+-- ======================================================================
+
+-- The undo log keeps old values; nil ones as NONE (a log with holes would lose entries).
+local NONE = {}
+
+local views = {}        -- vid -> rec
+local recOf = {}        -- proxy -> rec
+local nextVid = 0
+local viewCount = 0
+
+-- Checks per property type; each returns the value to store, or nil and what was expected.
+local checks = {}
+function checks.string(v) if type(v) == "string" then return v end return nil, "string" end
+function checks.optionalString(v) if v == nil or type(v) == "string" then return v end return nil, "string" end
+function checks.boolean(v) if type(v) == "boolean" then return v end return nil, "boolean" end
+function checks.number(v)
+  if type(v) == "number" and v == v and v ~= huge and v ~= -huge then return v end
+  return nil, "number"
+end
+function checks.alpha(v)
+  if type(v) == "number" and v == v then return v < 0 and 0 or (v > 1 and 1 or v) end
+  return nil, "number"
+end
+function checks.integer(v)
+  if mathtype(v) == "integer" then return v end
+  if type(v) == "number" and v == floor(v) and v == v and v ~= huge and v ~= -huge then return floor(v) end
+  return nil, "integer"
+end
+function checks.positive(v)
+  local n = checks.integer(v)
+  if n ~= nil and n >= 1 then return n end
+  return nil, "a positive integer"
+end
+function checks.strings(v)
+  if type(v) ~= "table" then return nil, "a list of strings" end
+  local list, n = {}, 0
+  for key, item in pairs(v) do
+    if type(key) ~= "number" or type(item) ~= "string" then return nil, "a list of strings" end
+    n = n + 1
+  end
+  for i = 1, n do
+    if v[i] == nil then return nil, "a list of strings" end
+    list[i] = v[i]
+  end
+  return list
+end
+function checks.axis(v)
+  if v == "vertical" or v == "horizontal" then return v end
+  return nil, "\"vertical\" or \"horizontal\""
+end
+function checks.rows(v)
+  if type(v) ~= "table" then return nil, "a list" end
+  local node = S.freeze(v, "rows")
+  local data = S.dataOf(node)
+  for key in next, data do
+    if type(key) ~= "number" then return nil, "a list" end
+  end
+  return node
+end
+
+-- The kinds the host described: per kind its properties (check, writable, interactive,
+-- default, index) and their sorted names for messages.
+local kinds = {}
+for name, kind in pairs(registry.kinds) do
+  local names = {}
+  for prop in pairs(kind.props) do names[#names + 1] = prop end
+  sort(names)
+  local k = { name = name, props = kind.props, names = concat(names, ", "), defaults = kind.defaults, builder = kind.builder }
+  for _, prop in pairs(kind.props) do prop.test = checks[prop.check] end
+  -- Reads of a property that is not there are errors; reads of a nil-valued one are nil.
+  k.mirrorMeta = {
+    __index = function(_, key)
+      if kind.props[key] ~= nil then return nil end
+      error(where() .. name .. " has no property '" .. tostring(key) .. "' (properties: " .. k.names .. ")", 0)
+    end,
+  }
+  kinds[name] = k
+end
+
+local function write(rec, key, value)
+  if not writable() then
+    error(where() .. (messages[phase] or messages.idle), 0)
+  end
+  local kind = rec.kind
+  local prop = kind.props[key]
+  if prop == nil then
+    error(where() .. kind.name .. " has no property '" .. tostring(key) .. "' (properties: " .. kind.names .. ")", 0)
+  end
+  if not prop.writable then
+    error(where() .. "property '" .. key .. "' of " .. kind.name .. " is read-only", 0)
+  end
+  local stored, expected = prop.test(value)
+  if stored == nil and (value ~= nil or prop.check ~= "optionalString") then
+    error(where() .. kind.name .. "." .. key .. ": expected " .. expected .. ", got " .. describe(value), 0)
+  end
+  local mirror = rec.mirror
+  local touched = event.touched[rec]
+  if touched == nil then
+    touched = {}
+    event.touched[rec] = touched
+  end
+  if not touched[key] then
+    touched[key] = true
+    local undo = event.undo
+    local n = #undo
+    local old = mirror[key]
+    if old == nil then old = NONE end
+    undo[n + 1], undo[n + 2], undo[n + 3] = rec, key, old
+  end
+  mirror[key] = stored
+end
+
+local function newView(kindName)
+  viewCount = viewCount + 1
+  if viewCount > limits.maxViews then
+    error(where() .. "more than " .. limits.maxViews .. " views (ui." .. kindName .. "); build fewer views or raise maxViews", 0)
+  end
+  nextVid = nextVid + 1
+  local kind = kinds[kindName]
+  local mirror = setmetatable({}, kind.mirrorMeta)
+  for key, value in next, kind.defaults do mirror[key] = value end
+  mirror.kind = kindName
+  local rec = { vid = nextVid, kind = kind, mirror = mirror, children = {}, height = 1 }
+  rec.proxy = setmetatable({}, {
+    __index = mirror,
+    __newindex = function(_, key, value) write(rec, key, value) end,
+    __tostring = function() return kindName .. (mirror.id and ("#" .. mirror.id) or "") end,
+    __name = kindName,
+    __metatable = false,
+  })
+  views[rec.vid] = rec
+  recOf[rec.proxy] = rec
+  local created = event.created
+  created[#created + 1] = rec
+  return rec
+end
+
+-- }======================================================================
+
+-- {======================================================================
+-- Scopes: the screen, each list row, each unit: their views by id, their registrations,
+-- and what their callbacks receive
+-- ======================================================================
+
+local function viewsTable(ids, owner)
+  local known = {}
+  for id in pairs(ids) do known[#known + 1] = id end
+  sort(known)
+  local list = concat(known, ", ")
+  return setmetatable({}, {
+    __index = function(_, id)
+      local rec = ids[id]
+      if rec == nil then
+        error(where() .. "no view with id '" .. tostring(id) .. "' in " .. owner .. " (ids: " .. list .. ")", 0)
+      end
+      return rec.proxy
+    end,
+    __newindex = function(_, id)
+      error(where() .. "cannot replace view '" .. tostring(id) .. "': views are built by layout", 0)
+    end,
+    __pairs = function()
+      return function(_, key)
+        local nextKey, rec = next(ids, key)
+        return nextKey, rec and rec.proxy
+      end, nil, nil
+    end,
+    __metatable = false,
+  })
+end
+
+-- The views with an id under `root` (the insides of rows and units excluded).
+local function collectIds(root, owner)
+  local ids, pending = {}, { root }
+  while #pending > 0 do
+    local rec = pending[#pending]
+    pending[#pending] = nil
+    local id = rec.mirror.id
+    if id ~= nil then
+      if ids[id] ~= nil then
+        error((rec.line or "") .. "duplicate view id '" .. id .. "' in " .. owner .. " (ids must be unique)", 0)
+      end
+      ids[id] = rec
+    end
+    if rec.kind.name ~= "list" and rec.kind.name ~= "unit" then
+      local children = rec.children
+      for i = #children, 1, -1 do pending[#pending + 1] = children[i] end
+    end
+  end
+  return ids
+end
+
+local registrationCount = 0
+
+-- `on(sender, event, fn)` for one scope, usable only while its events are declared.
+local function makeOn(scope)
+  return function(sender, spec, fn)
+    if not scope.declaring then
+      error(where() .. "on can only be used while events are declared (this one was kept from an earlier call)", 0)
+    end
+    local rec = recOf[sender]
+    if rec == nil or not scope.members[rec] then
+      error(where() .. "bad argument #1 to 'on' (a view of " .. scope.owner .. " expected, got " .. type(sender) .. ")", 0)
+    end
+    if type(fn) ~= "function" then
+      error(where() .. "bad argument #3 to 'on' (function expected, got " .. type(fn) .. ")", 0)
+    end
+    registrationCount = registrationCount + 1
+    if registrationCount > limits.maxRegistrations then
+      error(where() .. "more than " .. limits.maxRegistrations .. " registrations; declare fewer or raise maxRegistrations", 0)
+    end
+    local key, name = prims.parseEvent(rec.vid, rec.kind.name, spec, rec.mirror.id)
+    if key == nil then error(where() .. name, 0) end
+    local bySender = scope.regs[rec] or {}
+    scope.regs[rec] = bySender
+    local entry = bySender[key]
+    if entry == nil then
+      entry = { name = name }
+      bySender[key] = entry
+      local regs = event.regs
+      local n = #regs
+      regs[n + 1], regs[n + 2], regs[n + 3] = scope.host.vid, rec.vid, key
+    end
+    entry[#entry + 1] = fn
+  end
+end
+
+-- A scope over the tree at `root`, hosted by `host` (whose registrations the host installs).
+local function newScope(kind, root, host, owner)
+  local scope = { kind = kind, root = root, host = host, owner = owner, regs = {}, members = {} }
+  scope.ids = collectIds(root, owner)
+  local pending = { root }
+  while #pending > 0 do
+    local rec = pending[#pending]
+    pending[#pending] = nil
+    scope.members[rec] = true
+    rec.scope = scope
+    if rec.kind.name ~= "list" and rec.kind.name ~= "unit" then
+      for _, child in ipairs(rec.children) do pending[#pending + 1] = child end
+    end
+  end
+  scope.views = viewsTable(scope.ids, owner)
+  return scope
+end
+
+local function declareEvents(scope, fn, label)
+  if fn == nil then return end
+  local savedPhase, savedContext = enter("events", label)
+  scope.declaring = true
+  fn(scope.views, makeOn(scope))
+  scope.declaring = false
+  phase, context = savedPhase, savedContext
+end
+
+-- }======================================================================
+
+-- {======================================================================
+-- Building: ui.<kind>{ id = …, properties…, children… }
+-- ======================================================================
+
+local ui = {}
+local screen = {}      -- what load sets up: functions, scope, lists, units, schema…
+
+local function attach(parent, child, position, builder)
+  if child.parent ~= nil then
+    error(where() .. builder .. ": child #" .. position .. " already has a parent (a view can be in one place)", 0)
+  end
+  child.parent = parent
+  parent.children[#parent.children + 1] = child
+  if child.height + 1 > parent.height then parent.height = child.height + 1 end
+  if parent.height > limits.maxDepth then
+    error(where() .. builder .. ": views nested deeper than " .. limits.maxDepth, 0)
+  end
+end
+
+local listFunctions = { row = true, configure = true, events = true }
+local deferredProps = { value = true, selectedIndex = true }  -- set after their bounds
+
+local function build(kindName, spec)
+  if type(spec) ~= "table" then
+    error(where() .. "ui." .. kindName .. " takes a table ({ id = …, properties…, children… }), got " .. type(spec), 0)
+  end
+  if phase ~= "layout" then
+    error(where() .. "ui." .. kindName .. " builds views only while layout runs (rows and units have their own layout)", 0)
+  end
+  local rec = newView(kindName)
+  rec.line = where()
+  local children, deferred = {}, {}
+  for key, value in next, spec do
+    local kt = type(key)
+    if kt == "number" then
+      local child = recOf[value]
+      if child == nil then
+        error(where() .. "ui." .. kindName .. ": child #" .. tostring(key) .. " must be a view built with ui.<kind>{…}, got " .. type(value), 0)
+      end
+      children[#children + 1] = key
+    elseif kt ~= "string" then
+      error(where() .. "ui." .. kindName .. ": keys are property names or child positions", 0)
+    elseif key == "id" then
+      if type(value) ~= "string" then
+        error(where() .. "ui." .. kindName .. ".id: expected string, got " .. describe(value), 0)
+      end
+      rec.mirror.id = value
+    elseif kindName == "list" and listFunctions[key] then
+      if type(value) ~= "function" then
+        error(where() .. "ui.list." .. key .. ": expected function, got " .. type(value), 0)
+      end
+    elseif deferredProps[key] then
+      deferred[#deferred + 1] = key
+    else
+      write(rec, key, value)
+    end
+  end
+  for _, key in ipairs(deferred) do write(rec, key, spec[key]) end
+  sort(children)
+  for i, position in ipairs(children) do attach(rec, recOf[spec[position]], i, "ui." .. kindName) end
+  if kindName == "list" then
+    if spec.row == nil then error(where() .. "ui.list needs row = function(ui) … end (it builds one row)", 0) end
+    rec.list = {
+      rec = rec, row = spec.row, configure = spec.configure, events = spec.events,
+      first = 1, visible = {}, pool = {}, count = 0,
+    }
+    screen.lists[#screen.lists + 1] = rec.list
+  elseif kindName == "sections" then
+    E.renderSections(rec)
+  end
+  return rec.proxy
+end
+
+for name, kind in pairs(kinds) do
+  if kind.builder then ui[name] = function(spec) return build(name, spec) end end
+end
+setmetatable(ui, {
+  __index = function(_, name)
+    local known = {}
+    for key in pairs(ui) do known[#known + 1] = key end
+    sort(known)
+    error(where() .. "unknown view kind 'ui." .. tostring(name) .. "' (kinds: " .. concat(known, ", ") .. ")", 0)
+  end,
+  __newindex = function() error(where() .. "ui is read-only", 0) end,
+  __metatable = false,
+})
+E.ui = ui
+
+-- Runs a layout function and returns the root it built.
+local function runLayout(fn, label)
+  local saved, savedContext = enter("layout", label)
+  local root = fn(ui)
+  phase, context = saved, savedContext
+  local rec = recOf[root]
+  if rec == nil then
+    error(where() .. label .. " must return a view built with ui.<kind>{…} (got " .. type(root) .. ")", 0)
+  end
+  return rec
+end
+
+-- }======================================================================
+
+-- {======================================================================
+-- Units: server-driven sections, each unit rendered by the screen's `units` module of its
+-- type, by a Swift renderer, or as a placeholder
+-- ======================================================================
+
+function E.renderSections(container)
+  local payload = prims.payload()
+  if payload == nil then return end
+  local counters = {}
+  for sectionIndex, section in ipairs(payload) do
+    local stack = newView("stack")
+    stack.mirror.id = section.id or ("section" .. sectionIndex)
+    attach(container, stack, sectionIndex, "ui.sections")
+    for unitIndex, unit in ipairs(section.units) do
+      local unitType = unit.type
+      counters[unitType] = (counters[unitType] or 0) + 1
+      local host = newView("unit")
+      host.mirror.id = (type(unit.data) == "table" and unit.data.id) or (unitType .. counters[unitType])
+      host.mirror.type = unitType
+      host.section, host.unitIndex = sectionIndex, unitIndex
+      host.unitData = S.freeze(unit.data, "data")
+      local module = screen.units[unitType]
+      if module ~= nil then
+        local label = "unit '" .. host.mirror.id .. "' (" .. unitType .. ")"
+        local content = runLayout(module.layout, label .. " layout")
+        attach(host, content, 1, "unit")
+        host.unitScope = newScope("unit", content, host, label)
+        host.unitScope.subject = host.unitData
+        host.unitConfigure = module.configure
+        host.unitLabel = label
+        declareEvents(host.unitScope, module.events, label .. " events")
+        screen.unitHosts[#screen.unitHosts + 1] = host
+      elseif prims.hasSwiftUnit(unitType) then
+        host.swift = true
+      else
+        local known = prims.knownUnits(screen.unitNames)
+        local placeholder = newView("label")
+        placeholder.mirror.id = "placeholder"
+        local savedPhase = phase
+        phase = "layout"
+        write(placeholder, "text", "unsupported unit '" .. unitType .. "'")
+        phase = savedPhase
+        attach(host, placeholder, 1, "unit")
+        local warnings = event.warnings
+        warnings[#warnings + 1] = "payload section " .. sectionIndex .. ", unit " .. unitIndex .. ": unknown unit type '"
+          .. unitType .. "' (known: " .. known .. "); rendered a placeholder"
+      end
+      attach(stack, host, unitIndex, "ui.sections")
+    end
+  end
+end
+
+-- }======================================================================
+
+-- {======================================================================
+-- Actions: what callbacks return, normalized and frozen
+-- ======================================================================
+
+local function actionsFrom(value, label)
+  local list = {}
+  local function single(item)
+    if type(item) == "string" then return S.freeze({ type = item }, "action") end
+    if type(item) == "table" and type(item.type) == "string" then return S.freeze(item, "action") end
+    error(where() .. "an action is a table with a string 'type' (or a bare type string), got " .. describe(item), 0)
+  end
+  if value == nil then return list end
+  if type(value) == "table" and value.type == nil and (value[1] ~= nil or next(value) == nil) then
+    for i = 1, #value do list[i] = single(value[i]) end
+    return list
+  end
+  list[1] = single(value)
+  return list
+end
+E.actionsFrom = actionsFrom
+
+-- }======================================================================
+
+-- {======================================================================
+-- The store a handler gets: valid only while that handler runs
+-- ======================================================================
+
+local working           -- the event's state (a frozen node), committed at the end
+local committed         -- the state last committed
+local queue, queueHead
+
+local storeMessage = "the store can only be used inside handle (this one was kept from an earlier call)"
+
+local function enqueue(action)
+  event.actionCount = event.actionCount + 1
+  if event.actionCount > limits.maxActions then
+    error(where() .. "more than " .. limits.maxActions .. " actions in one event ('" .. tostring(action.type)
+      .. "' keeps being dispatched); a handler that dispatches must stop", 0)
+  end
+  queue[#queue + 1] = action
+end
+
+local storeMethods = {}
+
+local configureMessage = "store updates are not allowed in configure (configure only reads state)"
+
+-- Store methods work only while a handler runs; `store.method(x)` works like `store:method(x)`.
+local store
+local function checkStore(self, value)
+  if phase ~= "handle" then
+    error(where() .. (phase == "closed" and messages.closed or (phase == "configure" and configureMessage) or storeMessage), 0)
+  end
+  if rawequal(self, store) then return value end
+  return self
+end
+
+function storeMethods.update(self, fn)
+  fn = checkStore(self, fn)
+  if type(fn) ~= "function" then
+    error(where() .. "store:update takes a function (state) → nil or new state, got " .. type(fn), 0)
+  end
+  local updated = S.update(working, fn, "state")
+  S.validate(updated, screen.schema)
+  working = updated
+end
+
+function storeMethods.set(self, value)
+  value = checkStore(self, value)
+  if type(value) ~= "table" then
+    error(where() .. "bad argument #2 to 'set' (a state table expected, got " .. describe(value) .. ")", 0)
+  end
+  local frozen = S.freeze(value, "state")
+  S.validate(frozen, screen.schema)
+  working = frozen
+end
+
+function storeMethods.dispatch(self, value)
+  value = checkStore(self, value)
+  for _, action in ipairs(actionsFrom(value)) do enqueue(action) end
+end
+
+function storeMethods.after(self, seconds, action)
+  if not rawequal(self, store) then self, seconds, action = store, self, seconds end
+  checkStore(self)
+  if type(seconds) ~= "number" or seconds ~= seconds or seconds < 0 or seconds > limits.maxEffectDelay then
+    error(where() .. "bad argument #1 to 'after' (seconds must be a finite number from 0 to " .. limits.maxEffectDelay
+      .. ", got " .. tostring(seconds) .. ")", 0)
+  end
+  local effects = event.effects
+  effects[#effects + 1] = { kind = "after", seconds = seconds, actions = actionsFrom(action) }
+end
+
+function storeMethods.fetch(self, url, types)
+  if not rawequal(self, store) then self, url, types = store, self, url end
+  checkStore(self)
+  if type(url) ~= "string" or not (url:find("^https?://")) then
+    error(where() .. "bad argument #1 to 'fetch' (an http(s) URL expected, got '" .. tostring(url) .. "')", 0)
+  end
+  if type(types) ~= "table" or type(types.ok) ~= "string" or type(types.fail) ~= "string" then
+    error(where() .. "bad argument #2 to 'fetch' ({ ok = \"type\", fail = \"type\" } expected)", 0)
+  end
+  local effects = event.effects
+  effects[#effects + 1] = { kind = "fetch", url = url, ok = types.ok, fail = types.fail }
+end
+
+store = setmetatable({}, {
+  __index = function(_, key)
+    if key == "state" then
+      if phase ~= "handle" then error(where() .. (phase == "closed" and messages.closed or storeMessage), 0) end
+      S.setReadOnlyMessage("store.state is read-only; change it with store:update(fn) or store:set(t)")
+      return working
+    end
+    return storeMethods[key]
+  end,
+  __newindex = function()
+    error(where() .. "the store is read-only; change state with store:update(fn) or store:set(t)", 0)
+  end,
+  __metatable = false,
+})
+
+function E.storeMethodNames()
+  local names = {}
+  for name in pairs(storeMethods) do names[#names + 1] = name end
+  sort(names)
+  return names
+end
+
+-- }======================================================================
+
+-- {======================================================================
+-- Rows: each list shows a window of its items with reused row views; a row keeps its item
+-- while the data at its index stays the same, and one gesture's phases reach one item
+-- ======================================================================
+
+local function makeRow(list)
+  local host = newView("row")
+  local label = "row of '" .. (list.rec.mirror.id or "list") .. "'"
+  local content = runLayout(list.row, label .. " layout")
+  attach(host, content, 1, "row")
+  local row = { host = host, list = list }
+  row.scope = newScope("row", content, host, label)
+  row.scope.row = row
+  declareEvents(row.scope, list.events, label .. " events")
+  return row
+end
+
+local function configureRow(list, row, item, index)
+  if list.configure == nil then return end
+  local saved, savedContext = enter("configure",
+    "configure row " .. index .. " of '" .. (list.rec.mirror.id or "list") .. "'", "the item is read-only in configure")
+  list.configure(row.scope.views, item)
+  phase, context = saved, savedContext
+end
+
+-- Plans the window of `list` starting at `first` (1-based), configuring the rows whose item
+-- changed; the plan takes effect at the commit.
+local function planRows(list, first)
+  local items = list.rec.mirror.rows
+  local count = items ~= nil and #items or 0
+  local limit = list.rec.mirror.visibleRows
+  first = first or list.first
+  if first > count - limit + 1 then first = count - limit + 1 end
+  if first < 1 then first = 1 end
+  local last = first + limit - 1
+  if last > count then last = count end
+  local plan = { first = first, count = count, visible = {}, items = {}, free = {} }
+  local previous = event.rowPlans[list]
+  local visible = previous and previous.visible or list.visible
+  local free = {}
+  for index, row in pairs(visible) do
+    if index >= first and index <= last then plan.visible[index] = row else free[#free + 1] = row end
+  end
+  local pool = previous and previous.pool or list.pool
+  local poolCopy = {}
+  for i = 1, #pool do poolCopy[i] = pool[i] end
+  for index = first, last do
+    if plan.visible[index] == nil then
+      local row = free[#free] or poolCopy[#poolCopy]
+      if free[#free] ~= nil then free[#free] = nil
+      elseif poolCopy[#poolCopy] ~= nil then poolCopy[#poolCopy] = nil
+      else row = makeRow(list) end
+      plan.visible[index] = row
+    end
+  end
+  for i = 1, #free do poolCopy[#poolCopy + 1] = free[i] end
+  plan.pool = poolCopy
+  local itemsData = items ~= nil and S.dataOf(items) or {}
+  for index = first, last do
+    local row = plan.visible[index]
+    local item = itemsData[index]
+    local shown = previous and previous.items[row] or row.item
+    if not rawequal(shown, item) then configureRow(list, row, item, index) end
+    plan.items[row] = item
+  end
+  event.rowPlans[list] = plan
+end
+
+-- }======================================================================
+
+-- {======================================================================
+-- The pipeline
+-- ======================================================================
+
+local function runHandle()
+  while queueHead <= #queue do
+    local action = queue[queueHead]
+    queueHead = queueHead + 1
+    event.actions[#event.actions + 1] = action
+    local fn = screen.handle
+    if fn ~= nil then
+      local saved, savedContext = enter("handle", "handle (action '" .. tostring(action.type) .. "')")
+      fn(S.thaw(action), store)
+      phase, context = saved, savedContext
+    end
+  end
+end
+
+-- configure and the units' configure, then the rows of lists whose items or window changed.
+local function render(force)
+  if force or not rawequal(working, committed) then
+    local saved, savedContext = enter("configure", "configure", "state is read-only in configure")
+    screen.configure(screen.scope.views, working)
+    for _, host in ipairs(screen.unitHosts) do
+      if host.unitConfigure ~= nil then
+        context = "configure " .. host.unitLabel
+        host.unitConfigure(host.unitScope.views, host.unitData, working)
+      end
+    end
+    phase, context = saved, savedContext
+  end
+  for _, list in ipairs(screen.lists) do
+    local touched = event.touched[list.rec]
+    if force or (touched and (touched.rows or touched.visibleRows)) then planRows(list) end
+  end
+end
+
+-- What a callback of `scope` receives as its state: the screen's state, a row's item (the
+-- one its gesture began on, while the gesture lasts), or a unit's data.
+local function subjectOf(scope, token, gesturePhase)
+  if scope.kind == "screen" then
+    S.setReadOnlyMessage("state is read-only in event callbacks (return actions instead)")
+    return committed
+  end
+  S.setReadOnlyMessage("the item is read-only in event callbacks (return actions instead)")
+  if scope.kind == "unit" then return scope.subject end
+  local row = scope.row
+  local pinned = token and E.pins[token]
+  local item = pinned ~= nil and pinned or row.item
+  if token ~= nil then
+    if gesturePhase == "began" then event.pins[token] = item
+    elseif gesturePhase == "ended" or gesturePhase == "cancelled" or gesturePhase == "failed" then event.pins[token] = false end
+  end
+  return item
+end
+
+local function begin()
+  event = newEvent()
+  queue, queueHead = {}, 1
+  working = committed
+end
+
+-- Runs one event. `sync`: values users changed (vid, key, value, …). kind: "ui" (vid, key,
+-- token, gesturePhase), "action" (value), "effect" (list of actions), "scroll" (list vid, first).
+function E.send(sync, kind, a, b, c, d)
+  if phase == "closed" then error(messages.closed, 0) end
+  E.sync(sync)
+  begin()
+  if kind == "ui" then
+    local rec = views[a]
+    local scope = rec and rec.scope
+    local entry = scope and scope.regs[rec] and scope.regs[rec][b]
+    if entry ~= nil then
+      local subject = subjectOf(scope, c, d)
+      local label = "event '" .. entry.name .. "' on '" .. (rec.mirror.id or rec.kind.name) .. "'"
+      for i = 1, #entry do
+        local saved, savedContext = enter("callback", label)
+        local result = entry[i](subject, rec.proxy, d or entry.name)
+        phase, context = saved, savedContext
+        for _, action in ipairs(actionsFrom(result)) do enqueue(action) end
+      end
+    end
+  elseif kind == "action" then
+    for _, action in ipairs(actionsFrom(a)) do enqueue(action) end
+  elseif kind == "effect" then
+    for i = 1, #a do enqueue(S.freeze(a[i], "action")) end
+  elseif kind == "scroll" then
+    local rec = views[a]
+    if rec ~= nil and rec.list ~= nil then planRows(rec.list, b) end
+  end
+  runHandle()
+  render(false)
+  return E.commitAfter()
+end
+
+-- Opens the screen: builds the layout, declares the events, checks the first state, runs
+-- configure and fills the lists. The host commits it like an event.
+function E.load(module, initial, unitModules, schema)
+  begin()
+  screen.lists, screen.unitHosts, screen.units, screen.unitNames = {}, {}, unitModules or {}, {}
+  for name in pairs(screen.units) do screen.unitNames[#screen.unitNames + 1] = name end
+  sort(screen.unitNames)
+  screen.configure, screen.handle = module.configure, module.handle
+  if schema ~= nil then screen.schema = S.compileSchema(schema) end
+  local hostRec = newView("screen")
+  local root = runLayout(module.layout, "layout")
+  attach(hostRec, root, 1, "screen")
+  screen.host = hostRec
+  screen.scope = newScope("screen", root, hostRec, "the screen")
+  declareEvents(screen.scope, module.events, "events")
+  context = "initial state"
+  local state = S.freeze(initial, "state")
+  S.validate(state, screen.schema)
+  working = state
+  committed = nil
+  render(true)
+  return E.commitAfter()
+end
+
+-- }======================================================================
+
+-- {======================================================================
+-- Commit and abort (the host runs them where no limit can interrupt them)
+-- ======================================================================
+
+E.pins = {}
+
+-- Commits the event and returns its batch (called at the end of send and load, inside
+-- prims.critical: hooks off, memory cap lifted).
+local function commit()
+  local ev = event
+  local batch = { actions = ev.actions, effects = ev.effects, warnings = ev.warnings, regs = ev.regs }
+  -- New views reachable from a root (the screen, a row); others were built and dropped.
+  local reachable, order = {}, {}
+  for i = 1, #ev.created do
+    local rec = ev.created[i]
+    local name = rec.kind.name
+    if name == "screen" or name == "row" then
+      local pending = { rec }
+      while #pending > 0 do
+        local top = pending[#pending]
+        pending[#pending] = nil
+        if not reachable[top] then
+          reachable[top] = true
+          order[#order + 1] = top
+          local children = top.children
+          for j = #children, 1, -1 do pending[#pending + 1] = children[j] end
+        end
+      end
+    end
+  end
+  local creations, children = {}, {}
+  for _, rec in ipairs(order) do
+    local n = #creations
+    creations[n + 1], creations[n + 2], creations[n + 3], creations[n + 4], creations[n + 5], creations[n + 6] =
+      rec.vid, rec.kind.name, rec.mirror.id or false, rec.section or 0, rec.unitIndex or 0, rec.swift or false
+    if #rec.children > 0 then
+      children[#children + 1] = rec.vid
+      children[#children + 1] = #rec.children
+      for _, child in ipairs(rec.children) do children[#children + 1] = child.vid end
+    end
+  end
+  for i = 1, #ev.created do
+    local rec = ev.created[i]
+    if not reachable[rec] then  -- built but never placed: forget it
+      views[rec.vid] = nil
+      recOf[rec.proxy] = nil
+      viewCount = viewCount - 1
+    end
+  end
+  batch.created, batch.children = creations, children
+  -- Writes that changed a value, in the order they were first made.
+  local writes, undo = {}, ev.undo
+  for i = 1, #undo, 3 do
+    local rec, key, old = undo[i], undo[i + 1], undo[i + 2]
+    if old == NONE then old = nil end
+    local value = rec.mirror[key]
+    if not rawequal(value, old) and views[rec.vid] ~= nil then
+      writes[#writes + 1] = rec.vid
+      writes[#writes + 1] = key
+      writes[#writes + 1] = value
+    end
+  end
+  batch.writes = writes
+  -- Lists: the planned windows take effect.
+  local lists = {}
+  for list, plan in pairs(ev.rowPlans) do
+    list.first, list.count, list.visible, list.pool = plan.first, plan.count, plan.visible, plan.pool
+    lists[#lists + 1] = list.rec.vid
+    lists[#lists + 1] = plan.count
+    lists[#lists + 1] = plan.first
+    local rows = {}
+    for index, row in pairs(plan.visible) do
+      row.item = plan.items[row]
+      row.index = index
+      rows[#rows + 1] = index
+    end
+    sort(rows)
+    lists[#lists + 1] = #rows
+    for _, index in ipairs(rows) do
+      lists[#lists + 1] = plan.visible[index].host.vid
+      lists[#lists + 1] = index
+    end
+    for _, row in ipairs(plan.pool) do row.item, row.index = nil, nil end
+  end
+  batch.lists = lists
+  for token, item in pairs(ev.pins) do
+    if item == false then E.pins[token] = nil else E.pins[token] = item end
+  end
+  if not rawequal(working, committed) then
+    batch.state = working
+    committed = working
+  end
+  event = nil
+  S.resetDrafts()
+  phase, context = "idle", nil
+  return batch
+end
+
+function E.commitAfter()
+  return prims.critical(commit)
+end
+
+-- Undoes the event under way: every view value goes back, views made in it are forgotten.
+-- Returns what the engine was running when it failed (for the error's context).
+function E.abort()
+  local failedContext = context
+  local ev = event
+  if ev ~= nil then
+    local undo = ev.undo
+    for i = #undo - 2, 1, -3 do
+      local rec, key, old = undo[i], undo[i + 1], undo[i + 2]
+      if old == NONE then old = nil end
+      rec.mirror[key] = old
+    end
+    for i = 1, #ev.created do
+      local rec = ev.created[i]
+      views[rec.vid] = nil
+      recOf[rec.proxy] = nil
+      viewCount = viewCount - 1
+    end
+    for _, rec in ipairs(ev.created) do rec.parent = nil end
+  end
+  event = nil
+  working = committed
+  S.resetDrafts()
+  phase, context = phase == "closed" and "closed" or "idle", nil
+  return failedContext
+end
+
+-- Values the host changed (a switch a user flipped, text typed): vid, key, value, …
+function E.sync(changes)
+  for i = 1, #changes, 3 do
+    local rec = views[changes[i]]
+    if rec ~= nil then rec.mirror[changes[i + 1]] = changes[i + 2] end
+  end
+end
+
+-- The views' ids for the host's driver: id -> vid for the screen (units as "unit.view").
+function E.ids()
+  local result = {}
+  for id, rec in pairs(screen.scope.ids) do result[id] = rec.vid end
+  for _, host in ipairs(screen.unitHosts) do
+    for id, rec in pairs(host.unitScope.ids) do result[host.mirror.id .. "." .. id] = rec.vid end
+  end
+  return result
+end
+
+-- The ids of one row (its views, by the vid of its host).
+function E.rowIds(hostVid)
+  local host = views[hostVid]
+  for _, list in ipairs(screen.lists) do
+    for _, row in pairs(list.visible) do
+      if row.host == host then
+        local result = {}
+        for id, rec in pairs(row.scope.ids) do result[id] = rec.vid end
+        return result
+      end
+    end
+  end
+  return nil
+end
+
+-- The state last committed.
+function E.state() return committed end
+
+-- A view's property as scripts read it now (for the host's driver).
+function E.mirror(vid, key)
+  local rec = views[vid]
+  if rec == nil then return nil end
+  return rawget(rec.mirror, key)
+end
+
+-- The ui.<kind> builders.
+function E.builders()
+  local names = {}
+  for name in pairs(ui) do names[#names + 1] = name end
+  sort(names)
+  return names
+end
+
+-- Stops the screen: no callback of it runs again; its views and store answer with an error.
+function E.close()
+  phase = "closed"
+  for _, rec in pairs(views) do
+    setmetatable(rec.mirror, { __index = function() error(where() .. messages.closed, 0) end })
+    for key in pairs(rec.mirror) do rec.mirror[key] = nil end
+  end
+end
+
+-- }======================================================================
+
+return E
+"""#
+}

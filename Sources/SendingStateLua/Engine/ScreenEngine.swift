@@ -1,0 +1,529 @@
+import CLua
+import CLuaShim
+import Foundation
+import SendingState
+import SendingStateHeadless
+
+/// The screen engine: one pipeline per event, one call into Lua per event.
+///
+/// ``send(_:)`` is the only way anything happens to a screen. It opens an episode (one budget
+/// and one deadline for the whole event), runs the kernel's pipeline in Lua — the sender's
+/// callbacks, every action in FIFO order, each store update validated where it is made,
+/// `configure` once with the new state, the rows that changed — and the kernel commits the
+/// event in a section no limit can interrupt. The engine then applies the event's batch to the
+/// views (it cannot fail: every value was checked in Lua), installs new registrations, starts
+/// the event's effects and commits the state to the core store. If anything in the event fails,
+/// the kernel undoes it and the error is thrown: state, views, observers and the action log
+/// are exactly as before.
+///
+/// A tap: headless control → core event box → cached forwarding tree → the engine's handler →
+/// ``send(_:)`` → the kernel (Lua) → batch applied → store commit.
+@MainActor
+final class ScreenEngine: KernelHost, ListWindowControlling {
+  /// What the engine is asked to run.
+  enum Event {
+    /// A UI event the core delivered for a script registration.
+    case ui(ScreenUIEvent)
+    /// An action performed from outside (tools, tests).
+    case action(LuaValue)
+    /// The actions an effect produced.
+    case effect([LuaValue])
+    /// A list asked to scroll (0-based first row).
+    case scroll(list: View, first: Int)
+  }
+
+  /// What one event did.
+  struct Outcome {
+    var actions: [LuaValue] = []
+    var warnings: [String] = []
+  }
+
+  let runtime: LuaRuntime
+  private(set) var kernel: ScreenKernel!
+  let screenHost: LuaScreenHost
+  let payload: ServerPayload?
+  let swiftUnits: [String: @MainActor @Sendable (ServerUnit) -> View]
+  private(set) var views: [Int: View] = [:]
+  private var vids: [ObjectIdentifier: Int] = [:]
+  private var events: [SenderEvent] = []
+  private var eventKeys: [SenderEvent: Int] = [:]
+  private var forwarding: [Int: EngineForwarding] = [:]
+  private var interactive: [Int: (view: View, properties: [ViewProperty], last: [LuaValue])] = [:]
+  private(set) lazy var handler = ScreenEventHandler(engine: self)
+  private(set) var committed = ScreenState(node: nil)
+  private(set) var isClosed = false
+  /// Called with each committed state (the screen's store).
+  var commit: ((ScreenState) -> Void)?
+  /// Called with the outcome of every committed event (the screen's action log).
+  var committedEvent: ((Outcome) -> Void)?
+
+  /// Outcomes of UI events delivered while a driver step runs (see ``collect(_:)``).
+  private var captures: [[Result<Outcome, any Error>]] = []
+  /// Errors nobody was there to catch: effect results, UI events outside a driver step.
+  private(set) var unhandledErrors: [ScriptError] = []
+  /// Called with each error in ``unhandledErrors``.
+  var onUnhandledError: ((ScriptError) -> Void)?
+  private var effects: [Int: Task<Void, Never>] = [:]
+  private var nextEffect = 0
+
+  init(
+    runtime: LuaRuntime, screenHost: LuaScreenHost, payload: ServerPayload?,
+    swiftUnits: [String: @MainActor @Sendable (ServerUnit) -> View]
+  ) throws {
+    self.runtime = runtime
+    self.screenHost = screenHost
+    self.payload = payload
+    self.swiftUnits = swiftUnits
+    kernel = try ScreenKernel(runtime: runtime, host: self)
+  }
+
+  // MARK: - The pipeline
+
+  /// Loads the screen: layout, events, the first state and configure, as one event.
+  func load(module: LuaRef, initial: LuaValue?, units: LuaRef?, schema: LuaRef?) throws -> Outcome {
+    try run("load", context: "loading") { stack throws(LuaBridgeError) in
+      stack.push(reference: module.reference)
+      if let initial {
+        try stack.push(initial, path: LuaPath(root: "state"))
+      } else if let state = module.field("state") {
+        stack.push(reference: state.reference)
+      } else {
+        stack.pushNil()
+      }
+      if let units { stack.push(reference: units.reference) } else { stack.pushNil() }
+      if let schema { stack.push(reference: schema.reference) } else { stack.pushNil() }
+      return 4
+    }
+  }
+
+  /// Runs one event through the pipeline and commits it, or throws and changes nothing.
+  @discardableResult
+  func send(_ event: Event) throws -> Outcome {
+    guard !isClosed else { throw ScriptError(kind: .runtime, message: "the screen is closed") }
+    return try run("send", context: nil) { stack throws(LuaBridgeError) in
+      try pushSync(on: stack)
+      switch event {
+      case .ui(let ui):
+        stack.push("ui")
+        stack.push(Int64(ui.vid))
+        stack.push(Int64(ui.key))
+        if let token = ui.token { stack.push(token) } else { stack.pushNil() }
+        if let phase = ui.phase { stack.push(phase) } else { stack.pushNil() }
+        return 6
+      case .action(let action):
+        stack.push("action")
+        try stack.push(action, path: LuaPath(root: "action"))
+        return 3
+      case .effect(let actions):
+        stack.push("effect")
+        try stack.push(.table(LuaTable(sequence: actions)), path: LuaPath(root: "effect result"))
+        return 3
+      case .scroll(let list, let first):
+        stack.push("scroll")
+        stack.push(Int64(vids[ObjectIdentifier(list)] ?? 0))
+        stack.push(Int64(first + 1))
+        return 4
+      }
+    }
+  }
+
+  /// One episode: the kernel function, then the batch applied; on failure the kernel's undo.
+  private func run(
+    _ name: String, context: String?, pushArguments: (LuaStack) throws(LuaBridgeError) -> Int32
+  ) throws -> Outcome {
+    let L = runtime.L
+    sslua_begin_episode(L)
+    defer { sslua_end_episode(L) }
+    let batch: EngineBatch
+    do {
+      batch = try runtime.call(kernel.function(name), context: nil, pushArguments: pushArguments) {
+        [runtime] stack, count throws(LuaBridgeError) in
+        try EngineBatch(reading: stack, runtime: runtime)
+      }
+    } catch {
+      let failedContext = abort()
+      throw Self.classified(error).inContext(failedContext ?? context)
+    }
+    return apply(batch)
+  }
+
+  /// Undoes the event under way (in a call no limit can interrupt); returns what the kernel
+  /// was running when it failed.
+  private func abort() -> String? {
+    (try? runtime.call(kernel.function("abort"), context: "undoing the event", critical: true, pushArguments: { _ in 0 }) {
+      stack, count throws(LuaBridgeError) in
+      count > 0 ? stack.string(at: stack.top - count + 1) : nil
+    }) ?? nil
+  }
+
+  /// Refines the kind of errors the kernel raised (they arrive as plain Lua errors).
+  static func classified(_ error: ScriptError) -> ScriptError {
+    guard error.kind == .runtime else { return error }
+    var refined = error
+    let message = error.message
+    if message.contains("nested deeper than") || message.contains(" values (a table shared")
+      || message.hasPrefix("more than ") && (message.contains(" views") || message.contains(" registrations"))
+    {
+      refined.kind = .tooLarge
+    } else if message.hasPrefix("more than "), message.contains(" actions in one event") {
+      refined.kind = .budgetExceeded
+    } else if message.hasSuffix("(schema)") || message.contains(": expected ") || message.hasPrefix("bad argument #")
+      || message.contains("is not a valid value") || message.contains("not data") || message.contains("non-string key")
+      || message.contains("list has a hole") || message.contains("contains itself")
+      || message.contains("an action is a table with")
+    {
+      refined.kind = .typeMismatch
+    }
+    return refined
+  }
+
+  // MARK: - Applying a batch (nothing here can fail)
+
+  private func apply(_ batch: EngineBatch) -> Outcome {
+    for creation in batch.created {
+      let view = make(creation)
+      view.id = creation.id
+      views[creation.vid] = view
+      vids[ObjectIdentifier(view)] = creation.vid
+      let description = ViewRegistry.description(of: view)
+      let watched = description.properties.filter(\.interactive)
+      if !watched.isEmpty {
+        interactive[creation.vid] = (view, watched, watched.map { $0.get(view) })
+      }
+    }
+    for (parent, children) in batch.children {
+      guard let parentView = views[parent] else { continue }
+      for child in children {
+        guard let childView = views[child] else { continue }
+        parentView.addSubview(childView)
+      }
+    }
+    for write in batch.writes {
+      guard let view = views[write.vid], let property = ViewRegistry.description(of: view).property(write.property) else {
+        continue
+      }
+      property.set?(view, write.value)
+      if property.interactive, var entry = interactive[write.vid],
+        let position = entry.properties.firstIndex(where: { $0.name == write.property })
+      {
+        // What Lua wrote is what Lua knows; if the view adjusted it, the next sync says so.
+        entry.last[position] = write.value
+        interactive[write.vid] = entry
+      }
+    }
+    var changedHosts: Set<Int> = []
+    for registration in batch.registrations {
+      guard let sender = views[registration.sender], registration.key >= 1, registration.key <= events.count else {
+        continue
+      }
+      let entry = forwarding[registration.host] ?? EngineForwarding()
+      forwarding[registration.host] = entry
+      entry.add(sender: sender, vid: registration.sender, key: registration.key, event: events[registration.key - 1])
+      changedHosts.insert(registration.host)
+    }
+    for hostVid in changedHosts.sorted() {
+      guard let host = views[hostVid] as? any EngineEventHost, let entry = forwarding[hostVid] else { continue }
+      host.forwarding = entry
+      entry.rebuild()
+      host.installHandler(handler)
+    }
+    for window in batch.windows {
+      guard let list = views[window.list] as? ListView else { continue }
+      list.windowController = self
+      let rows = window.rows.compactMap { row in (views[row.host] as? ListRow).map { ($0, row.index - 1) } }
+      list.show(rows: rows, count: window.count, first: window.first - 1)
+    }
+    for effect in batch.effects { start(effect) }
+    if let node = batch.state {
+      committed = ScreenState(node: node)
+      commit?(committed)
+    }
+    let outcome = Outcome(actions: batch.actions, warnings: batch.warnings)
+    committedEvent?(outcome)
+    return outcome
+  }
+
+  private func make(_ creation: EngineBatch.Creation) -> View {
+    switch creation.kind {
+    case "screen":
+      return screenHost
+    case "unit":
+      guard let unit = unit(section: creation.section, index: creation.unit) else { return View() }
+      let host = LuaUnitHost(unit: unit, id: nil)
+      if creation.swift, let render = swiftUnits[unit.unitType] {
+        host.addSubview(render(unit))
+      }
+      return host
+    default:
+      return ViewRegistry.byName[creation.kind]?.make() ?? View()
+    }
+  }
+
+  private func unit(section: Int, index: Int) -> ServerUnit? {
+    guard let sections = payload?.sections, section >= 1, section <= sections.count else { return nil }
+    let units = sections[section - 1].serverUnits
+    return index >= 1 && index <= units.count ? units[index - 1] : nil
+  }
+
+  /// The values users changed since the last event (a switch flipped, text typed), for Lua.
+  private func pushSync(on stack: LuaStack) throws(LuaBridgeError) {
+    var changes: [LuaValue] = []
+    for (vid, entry) in interactive {
+      var updated = entry
+      for (position, property) in entry.properties.enumerated() {
+        let current = property.get(entry.view)
+        if current != entry.last[position] {
+          changes += [.integer(Int64(vid)), .string(property.name), current]
+          updated.last[position] = current
+        }
+      }
+      interactive[vid] = updated
+    }
+    try stack.push(.table(LuaTable(sequence: changes)), path: LuaPath(root: "sync"))
+  }
+
+  // MARK: - UI events and driver steps
+
+  /// Runs `body` (a driver's interaction) and returns the outcomes of the UI events it caused;
+  /// throws the first failure.
+  func collect(_ body: () throws -> Void) throws -> [Outcome] {
+    captures.append([])
+    var results: [Result<Outcome, any Error>] = []
+    do {
+      try body()
+      results = captures.removeLast()
+    } catch {
+      captures.removeLast()
+      throw error
+    }
+    var outcomes: [Outcome] = []
+    for result in results {
+      outcomes.append(try result.get())
+    }
+    return outcomes
+  }
+
+  /// A UI event from the core: runs it; its outcome goes to the driver step under way, or
+  /// its error to ``unhandledErrors``.
+  func deliver(_ event: ScreenUIEvent) {
+    let result = Result<Outcome, any Error> { try send(.ui(event)) }
+    if !captures.isEmpty {
+      captures[captures.count - 1].append(result)
+    } else if case .failure(let error) = result {
+      report(error)
+    }
+  }
+
+  private func report(_ error: any Error) {
+    let failure = (error as? ScriptError) ?? ScriptError(kind: .runtime, message: "\(error)")
+    unhandledErrors.append(failure)
+    onUnhandledError?(failure)
+  }
+
+  /// A list wants to scroll: the engine plans the new window (rows configured in Lua).
+  func list(_ list: ListView, scrollTo first: Int) {
+    let result = Result<Outcome, any Error> { try send(.scroll(list: list, first: first)) }
+    if !captures.isEmpty {
+      captures[captures.count - 1].append(result)
+    } else if case .failure(let error) = result {
+      report(error)
+    }
+  }
+
+  // MARK: - KernelHost
+
+  func parseEvent(_ spec: LuaValue, senderID: String?, kind: ViewKindDescription) -> Result<(key: Int, name: String), ScriptError> {
+    do {
+      let (event, name) = try ScreenEvents.parse(spec, senderID: senderID, kind: kind.name, isControl: kind.isControl)
+      if let key = eventKeys[event] { return .success((key, name)) }
+      events.append(event)
+      eventKeys[event] = events.count
+      return .success((events.count, name))
+    } catch let error as ScriptError {
+      return .failure(error)
+    } catch {
+      return .failure(ScriptError(kind: .runtime, message: "\(error)"))
+    }
+  }
+
+  func payloadSections() -> LuaValue? {
+    guard let payload else { return nil }
+    return .table(
+      LuaTable(
+        sequence: payload.sections.map { section in
+          var fields: [String: LuaValue] = [
+            "units": .table(
+              LuaTable(sequence: section.serverUnits.map { ["type": .string($0.unitType), "data": $0.data] }))
+          ]
+          if let id = section.sectionId { fields["id"] = .string(id) }
+          return .table(LuaTable(fields: fields))
+        }))
+  }
+
+  func hasSwiftUnit(_ unitType: String) -> Bool { swiftUnits[unitType] != nil }
+
+  func knownUnits(luaUnits: [String]) -> String {
+    (luaUnits + swiftUnits.keys).sorted().joined(separator: ", ")
+  }
+
+  // MARK: - Effects
+
+  private func start(_ effect: EngineBatch.Effect) {
+    let limits = runtime.limits
+    switch effect {
+    case .after(let seconds, let actions):
+      let delay = Duration.milliseconds(Int64(seconds * 1000))
+      startEffect {
+        try await Task.sleep(for: delay)
+        return actions
+      }
+    case .fetch(let source, let ok, let fail):
+      guard let url = URL(string: source) else { return }
+      startEffect {
+        do {
+          let (data, status) = try await HTTPGet.fetch(url, maxBytes: limits.maxFetchBytes, timeout: limits.fetchTimeout)
+          var result: LuaValue = [
+            "type": .string(ok), "status": .integer(Int64(status)), "body": .string(String(decoding: data, as: UTF8.self)),
+          ]
+          if let json = try? LuaValue(json: data, root: "json", limits: limits) { result["json"] = json }
+          return [result]
+        } catch is CancellationError {
+          throw CancellationError()
+        } catch let error as HTTPGet.TooLarge {
+          return [["type": .string(fail), "error": .string(error.description)]]
+        } catch {
+          return [["type": .string(fail), "error": .string(error.localizedDescription)]]
+        }
+      }
+    }
+  }
+
+  /// Runs `work` in the background; its actions come back as an event of their own.
+  private func startEffect(_ work: @escaping @Sendable () async throws -> [LuaValue]) {
+    guard !isClosed else { return }
+    nextEffect += 1
+    let id = nextEffect
+    effects[id] = Task { @MainActor [weak self] in
+      let actions: [LuaValue]
+      do {
+        actions = try await work()
+      } catch {
+        self?.effects[id] = nil
+        return  // cancelled: nothing to deliver
+      }
+      guard let self, !Task.isCancelled else { return }
+      self.effects[id] = nil
+      guard !self.isClosed else { return }
+      do {
+        try self.send(.effect(actions))
+      } catch {
+        self.report(error)
+      }
+    }
+  }
+
+  /// The number of effects still running.
+  var pendingEffects: Int { effects.count }
+
+  /// Waits until no effect is pending, or `timeout` passes; returns whether all settled.
+  func settle(timeout: Duration) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while !effects.isEmpty, clock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(2))
+    }
+    return effects.isEmpty
+  }
+
+  // MARK: - Reading
+
+  /// The views of the screen by id (units' views as `unit.view`).
+  func screenViews() -> [String: View] {
+    mapIDs(try? runtime.call(kernel.function("ids"), context: nil, critical: true, pushArguments: { _ in 0 }) {
+      stack, _ throws(LuaBridgeError) in try stack.value(at: -1, path: LuaPath(root: "ids"))
+    })
+  }
+
+  /// The views of the row hosted by `row`, by id.
+  func rowViews(_ row: ListRow) -> [String: View] {
+    guard let vid = vids[ObjectIdentifier(row)] else { return [:] }
+    return mapIDs(
+      try? runtime.call(kernel.function("rowIds"), context: nil, critical: true, pushArguments: { stack in
+        stack.push(Int64(vid))
+        return 1
+      }) { stack, _ throws(LuaBridgeError) in try stack.value(at: -1, path: LuaPath(root: "ids")) })
+  }
+
+  private func mapIDs(_ value: LuaValue?) -> [String: View] {
+    var result: [String: View] = [:]
+    for (id, vid) in value?.tableValue?.fields ?? [:] {
+      if let number = vid.intValue, let view = views[number] { result[id] = view }
+    }
+    return result
+  }
+
+  /// Property `name` of `view` as scripts read it now.
+  func value(of name: String, in view: View) -> LuaValue? {
+    guard let vid = vids[ObjectIdentifier(view)] else { return nil }
+    return try? runtime.call(kernel.function("mirror"), context: nil, critical: true, pushArguments: { stack in
+      stack.push(Int64(vid))
+      stack.push(name)
+      return 2
+    }) { stack, count throws(LuaBridgeError) in
+      count > 0 ? try stack.value(at: stack.top - count + 1, path: LuaPath(root: name)) : .nil
+    }
+  }
+
+  /// The store methods scripts get, as the kernel installs them.
+  func storeMethodNames() -> [String] {
+    ((try? runtime.call(kernel.function("storeMethodNames"), context: nil, critical: true, pushArguments: { _ in 0 }) {
+      stack, _ throws(LuaBridgeError) in try stack.value(at: -1, path: LuaPath(root: "methods"))
+    })?.tableValue?.sequence.compactMap(\.stringValue)) ?? []
+  }
+
+  /// The `ui.<kind>` builders, as the kernel installs them.
+  func builderNames() -> [String] {
+    ((try? runtime.call(kernel.function("builders"), context: nil, critical: true, pushArguments: { _ in 0 }) {
+      stack, _ throws(LuaBridgeError) in try stack.value(at: -1, path: LuaPath(root: "builders"))
+    })?.tableValue?.sequence.compactMap(\.stringValue)) ?? []
+  }
+
+  // MARK: - Closing
+
+  /// Stops the engine: effects cancelled, handlers removed, no script runs again.
+  func close() {
+    guard !isClosed else { return }
+    isClosed = true
+    effects.values.forEach { $0.cancel() }
+    effects.removeAll()
+    for (vid, _) in forwarding {
+      (views[vid] as? any EngineEventHost)?.removeHandlers()
+    }
+    _ = try? runtime.call(kernel.function("close"), context: nil, critical: true, pushArguments: { _ in 0 }) {
+      _, _ throws(LuaBridgeError) in ()
+    }
+  }
+}
+
+/// A UI event the core delivered: the sender and registration key, and for gestures the
+/// recognizer's token (the same for all phases of one gesture) and the phase.
+struct ScreenUIEvent: Sendable {
+  let vid: Int
+  let key: Int
+  let token: Int64?
+  let phase: String?
+}
+
+/// The engine's action handler: the core delivers every mapped UI event here.
+@MainActor
+final class ScreenEventHandler: @MainActor ActionHandlingProvider {
+  unowned let engine: ScreenEngine
+
+  init(engine: ScreenEngine) {
+    self.engine = engine
+  }
+
+  func handle(action: ScreenUIEvent) {
+    engine.deliver(action)
+  }
+}

@@ -1,0 +1,132 @@
+import CLua
+import CLuaShim
+import SendingState
+import SendingStateHeadless
+
+/// What the kernel asks of its host while it runs.
+@MainActor
+protocol KernelHost: AnyObject {
+  /// The canonical key and name of the event `spec` on a sender of `kind`, or an error message.
+  func parseEvent(_ spec: LuaValue, senderID: String?, kind: ViewKindDescription) -> Result<(key: Int, name: String), ScriptError>
+  /// The payload's sections as data (`nil`: no payload).
+  func payloadSections() -> LuaValue?
+  /// Whether a Swift renderer exists for `unitType`.
+  func hasSwiftUnit(_ unitType: String) -> Bool
+  /// The unit types the screen knows, for messages.
+  func knownUnits(luaUnits: [String]) -> String
+}
+
+/// The Lua half of the screen engine, loaded into one runtime: its functions, called with one
+/// protected call each.
+@MainActor
+final class ScreenKernel {
+  let runtime: LuaRuntime
+  private(set) var functions: [String: LuaRef] = [:]
+
+  /// Loads the kernel into `runtime` (its helpers run with the real globals: trusted code).
+  init(runtime: LuaRuntime, host: any KernelHost) throws {
+    self.runtime = runtime
+    let limits = runtime.limits
+    let globals = runtime.globalsReference()
+    let stateChunk = try runtime.load(KernelStateSource.source, chunkName: "=kernel", environment: globals)
+    let config = try runtime.makeValue(["maxDepth": .integer(Int64(limits.maxDepth)), "maxNodes": .integer(Int64(limits.maxNodes))])
+    let whereFunction = runtime.makeCFunction(sslua_where_function)
+    config.setField("where", to: whereFunction)
+    guard let state = try runtime.callReturningReferences(stateChunk, with: [config], context: "kernel").first else {
+      throw ScriptError(kind: .runtime, message: "the kernel's state module did not load")
+    }
+    let engineChunk = try runtime.load(KernelEngineSource.source, chunkName: "=kernel", environment: globals)
+    let engineLimits = try runtime.makeValue([
+      "maxDepth": .integer(Int64(limits.maxDepth)),
+      "maxViews": .integer(Int64(clamping: limits.maxViews)),
+      "maxRegistrations": .integer(Int64(clamping: limits.maxRegistrations)),
+      "maxActions": .integer(Int64(clamping: limits.maxActionsPerEvent)),
+      "maxEffectDelay": .number(Double(limits.maxEffectDelay.components.seconds)),
+    ])
+    let prims = try runtime.makeValue(.table(LuaTable()))
+    prims.setField("where", to: whereFunction)
+    prims.setField("critical", to: runtime.makeCFunction(sslua_critical_function))
+    // NB: Lua keeps these closures; they hold the host weakly (a strong capture would be a
+    // Swift↔Lua cycle keeping the whole state alive).
+    prims.setField("parseEvent", to: runtime.makeFunction("on") { [weak host] call in
+      try MainActor.assumeIsolated {
+        guard let host else { throw ScriptError(kind: .runtime, message: "the screen is closed") }
+        let kindName = try call.string(2)
+        guard let kind = ViewRegistry.byName[kindName] else { return 0 }
+        switch host.parseEvent(try call.value(3), senderID: try call.optionalString(4), kind: kind) {
+        case .success(let parsed):
+          call.push(Int64(parsed.key))
+          call.push(parsed.name)
+        case .failure(let error):
+          call.pushNil()
+          call.push(error.message)
+        }
+        return 2
+      }
+    })
+    prims.setField("payload", to: runtime.makeFunction("payload") { [weak host] call in
+      try MainActor.assumeIsolated {
+        guard let sections = host?.payloadSections() else {
+          call.pushNil()
+          return 1
+        }
+        try call.push(sections)
+        return 1
+      }
+    })
+    prims.setField("hasSwiftUnit", to: runtime.makeFunction("hasSwiftUnit") { [weak host] call in
+      let type = try call.string(1)
+      call.push(MainActor.assumeIsolated { host?.hasSwiftUnit(type) ?? false })
+      return 1
+    })
+    prims.setField("knownUnits", to: runtime.makeFunction("knownUnits") { [weak host] call in
+      let names = (try call.value(1)).tableValue?.sequence.compactMap(\.stringValue) ?? []
+      call.push(MainActor.assumeIsolated { host?.knownUnits(luaUnits: names) ?? "" })
+      return 1
+    })
+    let engine = try runtime.callReturningReferences(
+      engineChunk, with: [state, try Self.registryTable(runtime), engineLimits, prims], context: "kernel")
+    guard let table = engine.first else {
+      throw ScriptError(kind: .runtime, message: "the kernel's engine did not load")
+    }
+    for name in [
+      "send", "load", "abort", "sync", "ids", "rowIds", "state", "close", "storeMethodNames", "mirror", "builders",
+    ] {
+      guard let function = table.field(name) else { continue }
+      functions[name] = function
+    }
+    functions["ui"] = table.field("ui")
+  }
+
+  /// The registry as the kernel reads it: per kind, whether it has a builder, its properties'
+  /// checks and flags, and the values a new view has.
+  private static func registryTable(_ runtime: LuaRuntime) throws -> LuaRef {
+    var kinds: [String: LuaValue] = [:]
+    for kind in ViewRegistry.kinds {
+      let fresh = kind.make()
+      var props: [String: LuaValue] = [:]
+      var defaults: [String: LuaValue] = [:]
+      for property in kind.properties {
+        props[property.name] = [
+          "check": .string(property.check.rawValue), "writable": .boolean(property.writable),
+          "interactive": .boolean(property.interactive),
+        ]
+        if property.name != "id", property.name != "kind" {
+          let value = property.get(fresh)
+          if value != .nil { defaults[property.name] = value }
+        }
+      }
+      kinds[kind.name] = [
+        "builder": .boolean(kind.builder), "props": .table(LuaTable(fields: props)),
+        "defaults": .table(LuaTable(fields: defaults)),
+      ]
+    }
+    return try runtime.makeValue(["kinds": .table(LuaTable(fields: kinds))], path: "registry")
+  }
+
+  /// A kernel function by name.
+  func function(_ name: String) -> LuaRef {
+    guard let function = functions[name] else { preconditionFailure("the kernel has no function '\(name)'") }
+    return function
+  }
+}

@@ -1,0 +1,207 @@
+import SendingState
+import SendingStateHeadless
+
+/// One property of a view kind as scripts see it.
+///
+/// The one description that feeds everything: the `ui.<kind>` builders and view access in Lua
+/// (through the kernel's checks), the host's driver and render tree in Lua's conventions, and
+/// the LuaLS stubs. Lua's conventions (1-based indices) live here and nowhere below.
+struct ViewProperty: Sendable {
+  /// How the kernel checks a value before it accepts a write.
+  enum Check: String, Sendable {
+    case string, optionalString, boolean, number, alpha, integer, positive, strings, axis, rows
+  }
+
+  /// The name scripts use.
+  let name: String
+  /// The LuaLS type, for the stubs.
+  let luaType: String
+  /// One line of documentation.
+  let doc: String
+  /// The kernel's check.
+  let check: Check
+  /// Whether scripts may set it (in layout and configure).
+  let writable: Bool
+  /// Whether users change it (a switch flipped, text typed): the host copies it into Lua
+  /// before each event, so callbacks and configure read what the user did.
+  let interactive: Bool
+  /// The current value, as Lua sees it.
+  let get: @MainActor @Sendable (View) -> LuaValue
+  /// Applies a value the kernel checked (never fails).
+  let set: (@MainActor @Sendable (View, LuaValue) -> Void)?
+
+  init(
+    _ name: String, _ luaType: String, _ doc: String, check: Check, interactive: Bool = false,
+    get: @escaping @MainActor @Sendable (View) -> LuaValue, set: (@MainActor @Sendable (View, LuaValue) -> Void)? = nil
+  ) {
+    self.name = name
+    self.luaType = luaType
+    self.doc = doc
+    self.check = check
+    self.writable = set != nil
+    self.interactive = interactive
+    self.get = get
+    self.set = set
+  }
+}
+
+/// A view kind: how to make one, whether `ui.<kind>` builds it, and its properties.
+struct ViewKindDescription: Sendable {
+  let name: String
+  let builder: Bool
+  let isControl: Bool
+  let make: @MainActor @Sendable () -> View
+  let properties: [ViewProperty]
+
+  func property(_ name: String) -> ViewProperty? { properties.first { $0.name == name } }
+}
+
+/// Every view kind scripts can build or reach.
+enum ViewRegistry {
+  // Typed accessors: a property closure is written once per kind, cast once.
+  @MainActor private static func typed<V: View>(_ view: View, _: V.Type) -> V { view as! V }
+
+  private static func string(_ value: LuaValue) -> String { value.stringValue ?? "" }
+  private static func number(_ value: LuaValue) -> Double { value.doubleValue ?? 0 }
+  private static func flag(_ value: LuaValue) -> Bool { value.boolValue ?? false }
+  private static func integer(_ value: LuaValue) -> Int { value.intValue ?? 0 }
+
+  static let shared: [ViewProperty] = [
+    ViewProperty("id", "string?", "The view's id.", check: .optionalString, get: { $0.id.map(LuaValue.string) ?? .nil }),
+    ViewProperty("kind", "string", "The view's kind.", check: .string, get: { .string($0.kind) }),
+    ViewProperty(
+      "hidden", "boolean", "Whether the view is hidden.", check: .boolean, get: { .boolean($0.isHidden) },
+      set: { $0.isHidden = flag($1) }),
+    ViewProperty(
+      "alpha", "number", "Opacity from 0 to 1.", check: .alpha, get: { .number($0.alpha) },
+      set: { $0.alpha = min(max(number($1), 0), 1) }),
+    ViewProperty(
+      "enabled", "boolean", "Whether the view takes interaction.", check: .boolean, get: { .boolean($0.isEnabled) },
+      set: { $0.isEnabled = flag($1) }),
+  ]
+
+  private static func kind(
+    _ name: String, builder: Bool = true, control: Bool = false, make: @escaping @MainActor @Sendable () -> View,
+    _ own: [ViewProperty] = []
+  ) -> ViewKindDescription {
+    ViewKindDescription(name: name, builder: builder, isControl: control, make: make, properties: shared + own)
+  }
+
+  /// Every kind, builders first in the order they are documented.
+  static let kinds: [ViewKindDescription] = [
+    kind("view", make: { View() }),
+    kind(
+      "label", make: { Label() },
+      [
+        ViewProperty(
+          "text", "string", "The text.", check: .string, get: { .string(typed($0, Label.self).text) },
+          set: { typed($0, Label.self).text = string($1) })
+      ]),
+    kind(
+      "image", make: { ImageView() },
+      [
+        ViewProperty(
+          "image", "string?", "The image's name.", check: .optionalString,
+          get: { typed($0, ImageView.self).imageName.map(LuaValue.string) ?? .nil },
+          set: { typed($0, ImageView.self).imageName = $1.stringValue })
+      ]),
+    kind(
+      "button", control: true, make: { Button() },
+      [
+        ViewProperty(
+          "title", "string", "The title.", check: .string, get: { .string(typed($0, Button.self).title) },
+          set: { typed($0, Button.self).title = string($1) }),
+        ViewProperty(
+          "selected", "boolean", "Whether the button is selected.", check: .boolean,
+          get: { .boolean(typed($0, Button.self).isSelected) }, set: { typed($0, Button.self).isSelected = flag($1) }),
+      ]),
+    kind(
+      "switch", control: true, make: { Switch() },
+      [
+        ViewProperty(
+          "isOn", "boolean", "Whether the switch is on.", check: .boolean, interactive: true,
+          get: { .boolean(typed($0, Switch.self).isOn) }, set: { typed($0, Switch.self).isOn = flag($1) })
+      ]),
+    kind("slider", control: true, make: { Slider() }, rangeProperties),
+    kind(
+      "stepper", control: true, make: { Stepper() },
+      rangeProperties + [
+        ViewProperty(
+          "step", "number", "The amount one step moves the value.", check: .number,
+          get: { .number(typed($0, Stepper.self).stepValue) }, set: { typed($0, Stepper.self).stepValue = number($1) })
+      ]),
+    kind(
+      "segmented", control: true, make: { SegmentedControl() },
+      [
+        ViewProperty(
+          "segments", "string[]", "The segment titles.", check: .strings,
+          get: { .table(LuaTable(sequence: typed($0, SegmentedControl.self).segments.map(LuaValue.string))) },
+          set: { typed($0, SegmentedControl.self).segments = $1.tableValue?.sequence.compactMap(\.stringValue) ?? [] }),
+        ViewProperty(
+          "selectedIndex", "integer", "The selected segment, 1-based (0: none).", check: .integer, interactive: true,
+          get: { .integer(Int64(typed($0, SegmentedControl.self).selectedIndex + 1)) },
+          set: { typed($0, SegmentedControl.self).selectedIndex = integer($1) - 1 }),
+      ]),
+    kind(
+      "textfield", control: true, make: { TextField() },
+      [
+        ViewProperty(
+          "text", "string", "The text.", check: .string, interactive: true,
+          get: { .string(typed($0, TextField.self).text) }, set: { typed($0, TextField.self).text = string($1) }),
+        ViewProperty(
+          "placeholder", "string", "The hint shown when empty.", check: .string,
+          get: { .string(typed($0, TextField.self).placeholder) },
+          set: { typed($0, TextField.self).placeholder = string($1) }),
+      ]),
+    kind("stack", make: { StackView() }, stackProperties),
+    kind(
+      "list", make: { ListView(visibleRowLimit: 10) },
+      [
+        ViewProperty(
+          "rows", "table[]", "The items; each visible row is configured with its item.", check: .rows,
+          get: { _ in .nil }, set: { _, _ in }),  // the engine keeps the items and plans the rows
+        ViewProperty(
+          "visibleRows", "integer", "How many rows are visible at once.", check: .positive,
+          get: { .integer(Int64(typed($0, ListView.self).visibleRowLimit)) },
+          set: { typed($0, ListView.self).visibleRowLimit = max(1, integer($1)) }),
+      ]),
+    kind("sections", make: { SectionsView() }),
+    kind("screen", builder: false, make: { LuaScreenHost() }),
+    kind("row", builder: false, make: { LuaListRow() }),
+    kind(
+      "unit", builder: false, make: { View() },
+      [ViewProperty("type", "string", "The unit's type.", check: .string, get: { .string((($0 as? LuaUnitHost)?.unit.unitType) ?? "") })]
+    ),
+  ]
+
+  private static let rangeProperties: [ViewProperty] = [
+    ViewProperty(
+      "value", "number", "The value, kept within min…max.", check: .number, interactive: true,
+      get: { .number(typed($0, Slider.self).value) }, set: { typed($0, Slider.self).value = number($1) }),
+    ViewProperty(
+      "min", "number", "The lowest value.", check: .number, get: { .number(typed($0, Slider.self).minimumValue) },
+      set: { typed($0, Slider.self).minimumValue = number($1) }),
+    ViewProperty(
+      "max", "number", "The highest value.", check: .number, get: { .number(typed($0, Slider.self).maximumValue) },
+      set: { typed($0, Slider.self).maximumValue = number($1) }),
+  ]
+
+  private static let stackProperties: [ViewProperty] = [
+    ViewProperty(
+      "axis", "\"vertical\"|\"horizontal\"", "The layout axis.", check: .axis,
+      get: { .string(typed($0, StackView.self).axis.rawValue) },
+      set: { typed($0, StackView.self).axis = StackView.Axis(rawValue: string($1)) ?? .vertical }),
+    ViewProperty(
+      "spacing", "number", "The gap between children.", check: .number, get: { .number(typed($0, StackView.self).spacing) },
+      set: { typed($0, StackView.self).spacing = number($1) }),
+  ]
+
+  /// Kinds by name.
+  static let byName: [String: ViewKindDescription] = Dictionary(uniqueKeysWithValues: kinds.map { ($0.name, $0) })
+
+  /// The description of `view`'s kind (a view of an unknown subclass is described as `view`).
+  @MainActor
+  static func description(of view: View) -> ViewKindDescription {
+    byName[view.kind] ?? byName["view"]!
+  }
+}
