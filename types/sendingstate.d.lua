@@ -57,6 +57,7 @@
 ---@class SSSections: SSView
 
 ---@class SSUnit: SSView
+---@field type string The unit's type. (read-only)
 
 ---@class SSUI
 ---@field view fun(props: table): SSView Builds a view; array items are children.

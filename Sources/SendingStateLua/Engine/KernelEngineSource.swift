@@ -529,6 +529,8 @@ E.actionsFrom = actionsFrom
 local working           -- the event's state (a frozen node), committed at the end
 local committed         -- the state last committed
 local queue, queueHead
+-- Who handles actions in this event: the screen, or a role's script with its validator.
+local handler = { fn = nil, validate = nil, effects = true }
 
 local storeMessage = "the store can only be used inside handle (this one was kept from an earlier call)"
 
@@ -561,7 +563,7 @@ function storeMethods.update(self, fn)
     error(where() .. "store:update takes a function (state) → nil or new state, got " .. type(fn), 0)
   end
   local updated = S.update(working, fn, "state")
-  S.validate(updated, screen.schema)
+  handler.validate(updated)
   working = updated
 end
 
@@ -571,7 +573,7 @@ function storeMethods.set(self, value)
     error(where() .. "bad argument #2 to 'set' (a state table expected, got " .. describe(value) .. ")", 0)
   end
   local frozen = S.freeze(value, "state")
-  S.validate(frozen, screen.schema)
+  handler.validate(frozen)
   working = frozen
 end
 
@@ -580,9 +582,16 @@ function storeMethods.dispatch(self, value)
   for _, action in ipairs(actionsFrom(value)) do enqueue(action) end
 end
 
+local function checkEffects()
+  if not handler.effects then
+    error(where() .. "effects (store:after, store:fetch) are available to screens only", 0)
+  end
+end
+
 function storeMethods.after(self, seconds, action)
   if not rawequal(self, store) then self, seconds, action = store, self, seconds end
   checkStore(self)
+  checkEffects()
   if type(seconds) ~= "number" or seconds ~= seconds or seconds < 0 or seconds > limits.maxEffectDelay then
     error(where() .. "bad argument #1 to 'after' (seconds must be a finite number from 0 to " .. limits.maxEffectDelay
       .. ", got " .. tostring(seconds) .. ")", 0)
@@ -594,6 +603,7 @@ end
 function storeMethods.fetch(self, url, types)
   if not rawequal(self, store) then self, url, types = store, self, url end
   checkStore(self)
+  checkEffects()
   if type(url) ~= "string" or not (url:find("^https?://")) then
     error(where() .. "bad argument #1 to 'fetch' (an http(s) URL expected, got '" .. tostring(url) .. "')", 0)
   end
@@ -707,7 +717,7 @@ local function runHandle()
     local action = queue[queueHead]
     queueHead = queueHead + 1
     event.actions[#event.actions + 1] = action
-    local fn = screen.handle
+    local fn = handler.fn
     if fn ~= nil then
       local saved, savedContext = enter("handle", "handle (action '" .. tostring(action.type) .. "')")
       fn(S.thaw(action), store)
@@ -766,6 +776,7 @@ function E.send(sync, kind, a, b, c, d)
   if phase == "closed" then error(messages.closed, 0) end
   E.sync(sync)
   begin()
+  handler = screen.handler
   if kind == "ui" then
     local rec = views[a]
     local scope = rec and rec.scope
@@ -800,8 +811,11 @@ function E.load(module, initial, unitModules, schema)
   screen.lists, screen.unitHosts, screen.units, screen.unitNames = {}, {}, unitModules or {}, {}
   for name in pairs(screen.units) do screen.unitNames[#screen.unitNames + 1] = name end
   sort(screen.unitNames)
-  screen.configure, screen.handle = module.configure, module.handle
+  screen.configure = module.configure
   if schema ~= nil then screen.schema = S.compileSchema(schema) end
+  local schemaRule = screen.schema
+  screen.handler = { fn = module.handle, validate = function(node) S.validate(node, schemaRule) end, effects = true }
+  handler = screen.handler
   local hostRec = newView("screen")
   local root = runLayout(module.layout, "layout")
   attach(hostRec, root, 1, "screen")
@@ -810,11 +824,119 @@ function E.load(module, initial, unitModules, schema)
   declareEvents(screen.scope, module.events, "events")
   context = "initial state"
   local state = S.freeze(initial, "state")
-  S.validate(state, screen.schema)
+  handler.validate(state)
   working = state
   committed = nil
   render(true)
   return E.commitAfter()
+end
+
+-- }======================================================================
+
+-- {======================================================================
+-- Roles: Swift views and models, with scripts for configure, events or handle
+-- ======================================================================
+
+local roleScopes = {}   -- root vid -> scope
+
+-- Takes in an existing Swift view tree: entries are kind, id (or false), parent position (0
+-- for the root) and current values, per view, in order. Returns the vids, in order.
+function E.adopt(entries, owner)
+  begin()
+  local recs, vids = {}, {}
+  for i = 1, #entries, 4 do
+    local kindName, id, parent, values = entries[i], entries[i + 1], entries[i + 2], entries[i + 3]
+    local rec = newView(kindName)
+    for key, value in pairs(values) do rec.mirror[key] = value end
+    if id then rec.mirror.id = id end
+    recs[#recs + 1] = rec
+    vids[#vids + 1] = rec.vid
+    if parent > 0 then
+      local parentRec = recs[parent]
+      rec.parent = parentRec
+      parentRec.children[#parentRec.children + 1] = rec
+    end
+  end
+  local root = recs[1]
+  roleScopes[root.vid] = newScope("role", root, root, owner)
+  event = nil
+  return vids
+end
+
+-- Forgets an adopted tree (its Swift view is gone).
+function E.forget(rootVid)
+  local scope = roleScopes[rootVid]
+  if scope == nil then return end
+  roleScopes[rootVid] = nil
+  for rec in pairs(scope.members) do
+    views[rec.vid] = nil
+    recOf[rec.proxy] = nil
+    viewCount = viewCount - 1
+  end
+end
+
+-- configure for a role: fn(view, model) with the model read-only; writes are logged.
+function E.roleConfigure(sync, rootVid, fn, model, label)
+  E.sync(sync)
+  begin()
+  local scope = roleScopes[rootVid]
+  context = label
+  local frozen = S.freeze(model, "model")
+  local saved, savedContext = enter("configure", label, "the model is read-only in configure")
+  fn(scope.views, frozen)
+  phase, context = saved, savedContext
+  return E.commitAfter()
+end
+
+-- events for a role: fn(view, on) declares the registrations of the tree.
+function E.roleDeclare(rootVid, fn)
+  begin()
+  declareEvents(roleScopes[rootVid], fn, "events")
+  return E.commitAfter()
+end
+
+-- A role's event: the callbacks of (vid, key) with the model at event time; their actions
+-- come back in the batch.
+function E.roleEvent(sync, rootVid, vid, key, model, gesturePhase)
+  E.sync(sync)
+  begin()
+  local scope = roleScopes[rootVid]
+  local rec = views[vid]
+  local entry = scope and rec and scope.regs[rec] and scope.regs[rec][key]
+  if entry ~= nil then
+    S.setReadOnlyMessage("state is read-only in event callbacks (return actions instead)")
+    local subject = S.freeze(model, "state")
+    local label = "event '" .. entry.name .. "' on '" .. (rec.mirror.id or rec.kind.name) .. "'"
+    for i = 1, #entry do
+      local saved, savedContext = enter("callback", label)
+      local result = entry[i](subject, rec.proxy, gesturePhase or entry.name)
+      phase, context = saved, savedContext
+      for _, action in ipairs(actionsFrom(result)) do event.actions[#event.actions + 1] = action end
+    end
+  end
+  return E.commitAfter()
+end
+
+-- A role's handler: fn(action, store) for `action` and every action it dispatches, on the
+-- Swift store's state; `validate(node)` checks each new state (the host decodes it).
+function E.roleHandle(fn, action, state, validate)
+  begin()
+  handler = { fn = fn, validate = validate, effects = false }
+  event.savedCommitted = committed or false
+  committed = S.freeze(state, "state")
+  working = committed
+  for _, item in ipairs(actionsFrom(action)) do enqueue(item) end
+  runHandle()
+  local saved = event.savedCommitted
+  local result = E.commitAfter()
+  committed = saved or nil
+  return result
+end
+
+-- The `view.<id>` table of an adopted tree.
+function E.viewsOf(rootVid)
+  local scope = roleScopes[rootVid]
+  return scope and scope.views
 end
 
 -- }======================================================================
@@ -941,6 +1063,7 @@ function E.abort()
     end
     for _, rec in ipairs(ev.created) do rec.parent = nil end
   end
+  if ev ~= nil and ev.savedCommitted ~= nil then committed = ev.savedCommitted or nil end
   event = nil
   working = committed
   S.resetDrafts()

@@ -134,47 +134,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     let L = runtime.L
     sslua_begin_episode(L)
     defer { sslua_end_episode(L) }
-    let batch: EngineBatch
-    do {
-      batch = try runtime.call(kernel.function(name), context: nil, pushArguments: pushArguments) {
-        [runtime] stack, count throws(LuaBridgeError) in
-        try EngineBatch(reading: stack, runtime: runtime)
-      }
-    } catch {
-      let failedContext = abort()
-      throw Self.classified(error).inContext(failedContext ?? context)
-    }
-    return apply(batch)
-  }
-
-  /// Undoes the event under way (in a call no limit can interrupt); returns what the kernel
-  /// was running when it failed.
-  private func abort() -> String? {
-    (try? runtime.call(kernel.function("abort"), context: "undoing the event", critical: true, pushArguments: { _ in 0 }) {
-      stack, count throws(LuaBridgeError) in
-      count > 0 ? stack.string(at: stack.top - count + 1) : nil
-    }) ?? nil
-  }
-
-  /// Refines the kind of errors the kernel raised (they arrive as plain Lua errors).
-  static func classified(_ error: ScriptError) -> ScriptError {
-    guard error.kind == .runtime else { return error }
-    var refined = error
-    let message = error.message
-    if message.contains("nested deeper than") || message.contains(" values (a table shared")
-      || message.hasPrefix("more than ") && (message.contains(" views") || message.contains(" registrations"))
-    {
-      refined.kind = .tooLarge
-    } else if message.hasPrefix("more than "), message.contains(" actions in one event") {
-      refined.kind = .budgetExceeded
-    } else if message.hasSuffix("(schema)") || message.contains(": expected ") || message.hasPrefix("bad argument #")
-      || message.contains("is not a valid value") || message.contains("not data") || message.contains("non-string key")
-      || message.contains("list has a hole") || message.contains("contains itself")
-      || message.contains("an action is a table with")
-    {
-      refined.kind = .typeMismatch
-    }
-    return refined
+    return apply(try kernel.run(name, context: context, pushArguments: pushArguments))
   }
 
   // MARK: - Applying a batch (nothing here can fail)

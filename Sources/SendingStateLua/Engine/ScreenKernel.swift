@@ -91,6 +91,7 @@ final class ScreenKernel {
     }
     for name in [
       "send", "load", "abort", "sync", "ids", "rowIds", "state", "close", "storeMethodNames", "mirror", "builders",
+      "adopt", "forget", "roleConfigure", "roleDeclare", "roleEvent", "roleHandle", "viewsOf",
     ] {
       guard let function = table.field(name) else { continue }
       functions[name] = function
@@ -128,5 +129,69 @@ final class ScreenKernel {
   func function(_ name: String) -> LuaRef {
     guard let function = functions[name] else { preconditionFailure("the kernel has no function '\(name)'") }
     return function
+  }
+
+  /// Runs the kernel function `name` (one protected call) and reads the batch it committed.
+  /// If the call fails, the kernel undoes the event (in a call no limit can interrupt) and the
+  /// error is thrown with what the kernel was running (`context` when it says nothing).
+  func run(_ name: String, context: String?, pushArguments: (LuaStack) throws(LuaBridgeError) -> Int32) throws
+    -> EngineBatch
+  {
+    do {
+      return try runtime.call(function(name), context: nil, pushArguments: pushArguments) {
+        [runtime] stack, _ throws(LuaBridgeError) in
+        try EngineBatch(reading: stack, runtime: runtime)
+      }
+    } catch {
+      let failedContext = abort()
+      throw Self.classified(error).inContext(failedContext ?? context)
+    }
+  }
+
+  /// Undoes the event under way; returns what the kernel was running when it failed.
+  private func abort() -> String? {
+    (try? runtime.call(function("abort"), context: "undoing the event", critical: true, pushArguments: { _ in 0 }) {
+      stack, count throws(LuaBridgeError) in
+      count > 0 ? stack.string(at: stack.top - count + 1) : nil
+    }) ?? nil
+  }
+
+  /// Calls a reading function of the kernel (never interrupted) and returns its first result.
+  func read(_ name: String, pushArguments: (LuaStack) throws(LuaBridgeError) -> Int32 = { _ in 0 }) -> LuaValue {
+    (try? runtime.call(function(name), context: nil, critical: true, pushArguments: pushArguments) {
+      stack, count throws(LuaBridgeError) in
+      count > 0 ? try stack.value(at: stack.top - count + 1, path: LuaPath(root: name)) : .nil
+    }) ?? .nil
+  }
+
+  /// Refines the kind of errors the kernel raised (they arrive as plain Lua errors).
+  static func classified(_ error: ScriptError) -> ScriptError {
+    guard error.kind == .runtime else { return error }
+    var refined = error
+    let message = error.message
+    if message.contains("nested deeper than") || message.contains(" values (a table shared")
+      || message.hasPrefix("more than ") && (message.contains(" views") || message.contains(" registrations"))
+    {
+      refined.kind = .tooLarge
+    } else if message.hasPrefix("more than "), message.contains(" actions in one event") {
+      refined.kind = .budgetExceeded
+    } else if message.hasSuffix("(schema)") || message.contains(": expected ") || message.hasPrefix("bad argument #")
+      || message.contains("is not a valid value") || message.contains("not data") || message.contains("non-string key")
+      || message.contains("list has a hole") || message.contains("contains itself")
+      || message.contains("an action is a table with")
+    {
+      refined.kind = .typeMismatch
+    }
+    return refined
+  }
+
+  /// Applies checked writes to the views they name (nothing here can fail).
+  static func apply(_ writes: [EngineBatch.Write], to views: [Int: View]) {
+    for write in writes {
+      guard let view = views[write.vid], let property = ViewRegistry.description(of: view).property(write.property) else {
+        continue
+      }
+      property.set?(view, write.value)
+    }
   }
 }

@@ -30,8 +30,6 @@ where Binder.Input == State {
   /// The binder commits go through, if any.
   public weak var binder: Binder?
   let function: LuaRef
-  private var storeProxy: LuaRef?
-  private let queue = ActionQueue()
 
   /// The last error `handle(action:)` swallowed.
   public private(set) var lastError: ScriptError?
@@ -57,52 +55,33 @@ where Binder.Input == State {
     }
   }
 
-  /// Handles `action` and throws the first error (the queue is dropped then).
+  /// Handles `action` and every action it dispatches (FIFO) as one event: each new state is
+  /// decoded into `State` where the script makes it (a failure names that line), and the last
+  /// one is committed once, or nothing is.
   public func perform(_ action: Action) throws {
-    let value: LuaValue
+    let actionValue: LuaValue
+    let stateValue: LuaValue
     do {
-      value = try LuaValueEncoder(rootName: "action").encode(action)
-    } catch {
+      actionValue = try LuaValueEncoder(rootName: "action").encode(action)
+      stateValue = try LuaValueEncoder(rootName: "state").encode(store.state)
+    } catch let error as LuaBridgeError {
       throw error.scriptError
     }
-    try enqueue(value)
-  }
-
-  private func enqueue(_ action: LuaValue) throws {
-    try queue.run(action) { next in
-      let type = next["type"].stringValue.map { " (action '\($0)')" } ?? ""
-      _ = try bridge.runtime.callReturningReferences(
-        function, with: [bridge.runtime.makeValue(next), try storeReference()], context: "handle\(type)")
+    var decoded: State?
+    let changed = try bridge.handle(function: function, action: actionValue, state: stateValue) { value in
+      do {
+        decoded = try LuaValueDecoder(rootName: "state").decode(State.self, from: value)
+      } catch let error as LuaBridgeError {
+        throw error.scriptError
+      }
     }
-  }
-
-  private func storeReference() throws -> LuaRef {
-    if let storeProxy { return storeProxy }
-    let proxy = try bridge.makeStoreProxy(
-      state: { [unowned self] in (try? LuaValueEncoder(rootName: "state").encode(self.store.state)) ?? .nil },
-      commit: { [unowned self] new in try self.commit(new) },
-      dispatch: { [unowned self] action in try self.enqueue(action) })
-    storeProxy = proxy
-    return proxy
-  }
-
-  /// Decodes `new` into `State` (the referee), then commits; all or nothing.
-  private func commit(_ new: LuaValue) throws {
-    guard !bridge.gate.isConfiguring else {
-      throw ScriptError(kind: .runtime, message: "store updates are not allowed in configure (configure only reads state)")
-    }
-    let typed: State
-    do {
-      typed = try LuaValueDecoder(rootName: "state").decode(State.self, from: new)
-    } catch {
-      throw error.scriptError
-    }
+    guard changed, let committed = decoded else { return }
     if let binder, (SendingState(binder).state() as State?) != nil {
       // NB: the transform runs synchronously on this actor; the compiler cannot see that.
-      nonisolated(unsafe) let committed = typed
-      SendingState(binder).invalidateState { (_: State) in committed }
+      nonisolated(unsafe) let value = committed
+      SendingState(binder).invalidateState { (_: State) in value }
     } else {
-      store.state = typed
+      store.state = committed
     }
   }
 }

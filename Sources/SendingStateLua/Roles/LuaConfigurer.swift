@@ -29,7 +29,6 @@ public final class LuaConfigurer<Model> {
   let function: LuaRef
   let coding: LuaModelCoding<Model>
   let name: String
-  private var views: [ObjectIdentifier: (view: WeakView, table: LuaRef)] = [:]
 
   /// The last error a `configurer` closure swallowed (the core's configure cannot throw).
   public private(set) var lastError: ScriptError?
@@ -46,15 +45,11 @@ public final class LuaConfigurer<Model> {
 
   /// Runs the script on `view` with `model`; throws its error (nothing is written then).
   public func configure(_ view: View, with model: Model) throws {
-    let table = try viewsTable(for: view)
     let push = try coding.prepare(model)
-    let context = "configure (\(view.id.map { "view '\($0)'" } ?? view.kind))"
-    let writes = try bridge.gate.transaction {
-      try bridge.callWithReadOnly(function, views: table, message: "the model is read-only in configure", context: context) { stack throws(LuaBridgeError) in
-        try push(LuaStackAccess(stack: stack))
-      }
+    let label = "configure (\(view.id.map { "view '\($0)'" } ?? view.kind))"
+    try bridge.configure(view, function: function, label: label) { stack throws(LuaBridgeError) in
+      try push(LuaStackAccess(stack: stack))
     }
-    writes.forEach { $0.apply() }
   }
 
   /// A `configurer` for a `Configurable` view: runs the script, recording errors in ``lastError``.
@@ -69,15 +64,6 @@ public final class LuaConfigurer<Model> {
         self.onError?(failure)
       }
     }
-  }
-
-  private func viewsTable(for view: View) throws -> LuaRef {
-    let key = ObjectIdentifier(view)
-    if let cached = views[key], cached.view.view === view { return cached.table }
-    views = views.filter { $0.value.view.view != nil }
-    let table = try bridge.viewsTable(for: view, owner: "\(type(of: view))")
-    views[key] = (WeakView(view: view), table)
-    return table
   }
 }
 

@@ -22,7 +22,7 @@ public final class LuaEventForwarder<State, Action: Decodable> {
   public let bridge: LuaViewBridge
   let function: LuaRef
   let coding: LuaModelCoding<State>
-  private var registrations: [ObjectIdentifier: (view: WeakView, list: [LuaEventRegistration])] = [:]
+  private var trees: [ObjectIdentifier: (view: WeakView, tree: any EventForwardable)] = [:]
 
   /// The last error a callback raised (the core's event path cannot throw).
   public private(set) var lastError: ScriptError?
@@ -36,55 +36,60 @@ public final class LuaEventForwarder<State, Action: Decodable> {
     self.function = try bridge.loadFunction(path, shape: "function(view, on)")
   }
 
-  /// The forwarding tree of `view`; the script declares it once per view instance.
+  /// The forwarding tree of `view`: the script declares it once per view instance, and the tree
+  /// is built once from what it declared.
   public func forwarder(for view: View) -> any EventForwardable {
-    let list: [LuaEventRegistration]
+    let key = ObjectIdentifier(view)
+    if let cached = trees[key], cached.view.view === view { return cached.tree }
+    trees = trees.filter { $0.value.view.view != nil }
+    let registrations: [LuaViewBridge.Registration]
     do {
-      list = try registrationList(for: view)
+      registrations = try bridge.declare(view, function: function)
     } catch {
       report(error)
-      list = []
+      registrations = []
     }
-    return LuaViewBridge.forwardingTree(list) { [weak self] (registration: LuaEventRegistration, state: State) -> [Action] in
-      self?.invoke(registration, state: state) ?? []
-    }
-  }
-
-  private func registrationList(for view: View) throws -> [LuaEventRegistration] {
-    let key = ObjectIdentifier(view)
-    if let cached = registrations[key], cached.view.view === view { return cached.list }
-    registrations = registrations.filter { $0.value.view.view != nil }
-    var list: [LuaEventRegistration] = []
-    let table = try bridge.viewsTable(for: view, owner: "\(type(of: view))")
-    try bridge.gate.closed("views are read-only in events (declare mappings with on())") {
-      let on = bridge.makeOnFunction { list.append($0) }
-      _ = try bridge.runtime.callReturningReferences(function, with: [table, on], context: "events")
-    }
-    registrations[key] = (WeakView(view: view), list)
-    return list
-  }
-
-  private func invoke(_ registration: LuaEventRegistration, state: State) -> [Action] {
-    let context = "event '\(registration.eventName)' on '\(registration.senderName)'"
-    do {
-      let push = try coding.prepare(state)
-      let sender = bridge.reference(for: registration.sender)
-      let value = try bridge.gate.closed("views are read-only in event callbacks (return actions instead)") { () throws -> LuaValue in
-        let stack = bridge.runtime.stack
-        try push(LuaStackAccess(stack: stack))
-        let data = LuaRef(runtime: bridge.runtime, reference: stack.ref())
-        let proxy = try bridge.readonly(data, "state is read-only in event callbacks (return actions instead)")
-        let results = try bridge.runtime.callReturningReferences(registration.callback, with: [proxy, sender], context: context)
-        do {
-          return try results.first?.value(path: "result") ?? .nil
-        } catch let error as LuaBridgeError {
-          throw error.scriptError.inContext(context)
+    let tree = SenderGroup {
+      for registration in registrations {
+        EventForwarder(registration.sender) { _, ctx in
+          switch registration.event {
+          case .control(let control):
+            ctx.control(control.value) { [weak self, weak view] (state: State) -> [Action] in
+              guard let self, let view else { return [] }
+              nonisolated(unsafe) var actions: [Action] = []
+              nonisolated(unsafe) let model = state
+              MainActor.assumeIsolated { actions = self.invoke(view, registration, state: model, phase: nil) }
+              return actions
+            }
+          case .gesture(let gesture):
+            ctx.gesture(gesture) { [weak self, weak view] (state: State) -> [Action] in
+              guard let self, let view else { return [] }
+              nonisolated(unsafe) var actions: [Action] = []
+              nonisolated(unsafe) let model = state
+              MainActor.assumeIsolated {
+                actions = self.invoke(view, registration, state: model, phase: GestureDelivery.current?.state.description)
+              }
+              return actions
+            }
+          }
         }
       }
-      return try ScreenEvents.actions(from: value, context: context).map { action in
+    }
+    trees[key] = (WeakView(view: view), tree)
+    return tree
+  }
+
+  private func invoke(_ view: View, _ registration: LuaViewBridge.Registration, state: State, phase: String?) -> [Action] {
+    do {
+      let push = try coding.prepare(state)
+      let values = try bridge.event(view, registration: registration, phase: phase) { stack throws(LuaBridgeError) in
+        try push(LuaStackAccess(stack: stack))
+      }
+      return try values.map { value in
         do {
-          return try LuaValueDecoder(rootName: "action").decode(Action.self, from: action)
+          return try LuaValueDecoder(rootName: "action").decode(Action.self, from: value)
         } catch let error as LuaBridgeError {
+          let context = "event on '\(registration.sender.id ?? registration.sender.kind)'"
           throw error.scriptError.inContext(context)
         }
       }

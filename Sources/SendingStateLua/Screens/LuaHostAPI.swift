@@ -50,13 +50,13 @@ public enum LuaHostAPI {
   /// Every view kind, in builder order.
   @MainActor
   public static var viewKinds: [ViewKind] {
-    (ScreenViewTypes.kinds + ScreenViewTypes.hostKinds).map { kind in
+    ViewRegistry.kinds.filter { $0.name != "screen" && $0.name != "row" }.map { kind in
       ViewKind(
-        name: kind,
-        properties: ScreenViewTypes.properties(of: kind).map {
+        name: kind.name,
+        properties: kind.properties.map {
           Property(name: $0.name, luaType: $0.luaType, doc: $0.doc, writable: $0.writable)
         },
-        hasBuilder: ScreenViewTypes.kinds.contains(kind))
+        hasBuilder: kind.builder)
     }
   }
 
