@@ -217,6 +217,9 @@ end
 local DraftMeta = {}
 local draftList = {}  -- the drafts of the update under way, to revoke when it ends
 
+-- A draft stands for a frozen node: reads come from its copy (once written) or the node's
+-- data; a nested table read is a draft of its own (a kid), kept per key while the slot still
+-- holds the node it was made from.
 local function newDraft(node)
   local draft = setmetatable({}, DraftMeta)
   drafts[draft] = { node = node, base = dgetmetatable(node).__index, copy = nil, kids = {} }
@@ -232,35 +235,27 @@ end
 
 DraftMeta.__index = function(draft, key)
   local s = info(draft)
-  local source = s.copy or s.base
-  local value = source[key]
-  if type(value) == "table" then
+  local value = (s.copy or s.base)[key]
+  if type(value) == "table" and frozenMeta(value) then
     local kid = s.kids[key]
-    if kid ~= nil then return kid end
-    if frozenMeta(value) then
+    if kid == nil or drafts[kid].node ~= value then
       kid = newDraft(value)
       s.kids[key] = kid
-      return kid
     end
+    return kid
   end
   return value
 end
 
-local function ensureCopy(s)
+DraftMeta.__newindex = function(draft, key, value)
+  local s = info(draft)
   local copy = s.copy
   if copy == nil then
     copy = {}
-    for key, value in next, s.base do copy[key] = value end
-    for key, kid in next, s.kids do copy[key] = kid end  -- nested drafts stay reachable
+    for k, v in next, s.base do copy[k] = v end
     s.copy = copy
-    s.kids = {}
   end
-  return copy
-end
-
-DraftMeta.__newindex = function(draft, key, value)
-  local s = info(draft)
-  ensureCopy(s)[key] = value
+  copy[key] = value
 end
 
 DraftMeta.__len = function(draft)
@@ -279,34 +274,36 @@ end
 
 DraftMeta.__metatable = false
 
--- The frozen value a draft stands for now (memoized: a draft may sit in two places).
+-- The frozen value a draft stands for now (memoized: a draft may sit in two places). Kids
+-- whose slot still holds their node are finished in place; untouched parts stay shared.
 finalize = function(draft, path, depth, seen)
   local s = drafts[draft]
   if s == nil then return nil end  -- not a draft of ours
   if s.result ~= nil then return s.result end
-  if s.copy == nil then
-    -- Not written at this level; maybe below.
-    local changed
-    for key, kid in next, s.kids do
+  local source = s.copy
+  local changed = source ~= nil
+  for key, kid in next, s.kids do
+    local slot = (source or s.base)[key]
+    if rawequal(slot, drafts[kid].node) then  -- the slot still holds what the kid was made from
       path[depth] = key
       local value = finalize(kid, path, depth + 1, seen)
       path[depth] = nil
-      if value ~= s.base[key] then
-        changed = changed or {}
-        changed[key] = value
+      if not rawequal(value, slot) then
+        if source == nil then
+          source = {}
+          for k, v in next, s.base do source[k] = v end
+        end
+        source[key] = value
+        changed = true
       end
     end
-    if changed == nil then
-      s.result = s.node
-      return s.node
-    end
-    local copy = {}
-    for key, value in next, s.base do copy[key] = value end
-    for key, value in next, changed do copy[key] = value end
-    s.copy = copy
   end
-  local node = freezeTable(s.copy, true, path, depth, seen)
-  if s.node ~= nil and sameData(dgetmetatable(node).__index, s.base) then node = s.node end
+  if not changed then
+    s.result = s.node
+    return s.node
+  end
+  local node = freezeTable(source, true, path, depth, seen)
+  if sameData(dgetmetatable(node).__index, s.base) then node = s.node end
   s.result = node
   return node
 end

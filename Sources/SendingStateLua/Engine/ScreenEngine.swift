@@ -63,7 +63,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   private(set) var unhandledErrors: [ScriptError] = []
   /// Called with each error in ``unhandledErrors``.
   var onUnhandledError: ((ScriptError) -> Void)?
-  private var effects: [Int: Task<Void, Never>] = [:]
+  private var effects: [Int: (task: Task<Void, Never>, target: EffectTarget)] = [:]
   private var nextEffect = 0
 
   init(
@@ -358,28 +358,46 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     }
   }
 
-  /// Runs `work` in the background; its actions come back as an event of their own.
+  /// Runs `work` in the background; its actions come back as an event of their own, to the
+  /// engine the effect belongs to then (a reload hands effects on).
   private func startEffect(_ work: @escaping @Sendable () async throws -> [LuaValue]) {
     guard !isClosed else { return }
     nextEffect += 1
-    let id = nextEffect
-    effects[id] = Task { @MainActor [weak self] in
+    let target = EffectTarget(engine: self, id: nextEffect)
+    let task = Task { @MainActor [target] in
       let actions: [LuaValue]
       do {
         actions = try await work()
       } catch {
-        self?.effects[id] = nil
+        target.engine?.effects[target.id] = nil
         return  // cancelled: nothing to deliver
       }
-      guard let self, !Task.isCancelled else { return }
-      self.effects[id] = nil
-      guard !self.isClosed else { return }
-      do {
-        try self.send(.effect(actions))
-      } catch {
-        self.report(error)
-      }
+      guard let engine = target.engine, !Task.isCancelled else { return }
+      engine.effects[target.id] = nil
+      engine.deliverEffect(actions)
     }
+    effects[nextEffect] = (task, target)
+  }
+
+  private func deliverEffect(_ actions: [LuaValue]) {
+    guard !isClosed else { return }
+    do {
+      try send(.effect(actions))
+    } catch {
+      report(error)
+    }
+  }
+
+  /// Takes over the effects still running in `other` (a reload): their results reach this
+  /// engine instead.
+  func adoptEffects(from other: ScreenEngine) {
+    for (_, effect) in other.effects.sorted(by: { $0.key < $1.key }) {
+      nextEffect += 1
+      effect.target.engine = self
+      effect.target.id = nextEffect
+      effects[nextEffect] = effect
+    }
+    other.effects.removeAll()
   }
 
   /// The number of effects still running.
@@ -454,7 +472,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   func close() {
     guard !isClosed else { return }
     isClosed = true
-    effects.values.forEach { $0.cancel() }
+    effects.values.forEach { $0.task.cancel() }
     effects.removeAll()
     for (vid, _) in forwarding {
       (views[vid] as? any EngineEventHost)?.removeHandlers()
@@ -462,6 +480,18 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     _ = try? runtime.call(kernel.function("close"), context: nil, critical: true, pushArguments: { _ in 0 }) {
       _, _ throws(LuaBridgeError) in ()
     }
+  }
+}
+
+/// Where an effect delivers its result: the engine it belongs to now.
+@MainActor
+final class EffectTarget {
+  weak var engine: ScreenEngine?
+  var id: Int
+
+  init(engine: ScreenEngine, id: Int) {
+    self.engine = engine
+    self.id = id
   }
 }
 

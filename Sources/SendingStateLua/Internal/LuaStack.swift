@@ -63,6 +63,10 @@ struct LuaStack {
       throw error
     }
     if let cap = limits.memoryLimit, Int(sslua_memory_used(L)) > cap {
+      // Garbage a failed event left (a memory error, say) does not count against a new value.
+      sslua_gc_collect(L)
+    }
+    if let cap = limits.memoryLimit, Int(sslua_memory_used(L)) > cap {
       lua_settop(L, base)
       throw LuaBridgeError(
         path: path, problem: "the value does not fit in the memory the script has left (cap \(cap >> 10) KiB)",

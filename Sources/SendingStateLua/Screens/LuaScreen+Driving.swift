@@ -105,6 +105,19 @@ extension LuaScreen {
     return engine.value(of: name, in: target) ?? property.get(target)
   }
 
+  /// Opens the script again (after an edit, say) with this screen's current state and options,
+  /// hands the new screen the effects still running (their results reach it), and closes this
+  /// one. If the script fails to load, this screen keeps running, effects included, and the
+  /// error is thrown.
+  public func reloaded(options: Options? = nil) throws -> LuaScreen {
+    var reopened = options ?? self.options
+    reopened.state = state
+    let fresh = try LuaScreen(path: path, options: reopened)
+    fresh.engine.adoptEffects(from: engine)
+    close()
+    return fresh
+  }
+
   /// Stops the screen: handlers are removed, effects are cancelled, and no callback of it runs
   /// again.
   public func close() {

@@ -101,6 +101,8 @@ public final class LuaScreen {
   public internal(set) var isClosed = false
 
   let engine: ScreenEngine
+  /// The options the screen was opened with (a reload keeps them).
+  public let options: Options
   var viewsByID: [String: View] = [:]
 
   /// The current state.
@@ -140,6 +142,7 @@ public final class LuaScreen {
       throw ScreenUsageError.missingFile(path)
     }
     self.path = path
+    self.options = options
     let folder = (path as NSString).deletingLastPathComponent
     runtime = try LuaRuntime(
       configuration: .init(limits: options.limits, scriptRoots: [folder.isEmpty ? "." : folder] + options.scriptRoots))
