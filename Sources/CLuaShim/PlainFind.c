@@ -7,8 +7,9 @@
 ** in "aaa...a"), so the comparisons are counted, and once they outgrow the
 ** text scanned the search goes on with the two-way algorithm of Crochemore
 ** and Perrin, which compares each byte of the text at most twice. Every
-** path charges about one unit per 16 bytes compared or scanned, in slices,
-** so neither the budget nor the deadline has to wait for a long search.
+** path charges about one unit per 16 bytes compared or scanned, and one per
+** place tried (a memcmp, a window of the two-way search), in slices, so
+** neither the budget nor the deadline has to wait for a long search.
 */
 #include <string.h>
 
@@ -45,7 +46,13 @@ const char *pm_scan_byte (PMMeter *meter, const char *s, int c, size_t n) {
 ** =======================================================
 */
 
-/* Bytes compared so far, charged by the 16 in batches. */
+/*
+** Work done so far in sixteenths of a unit, charged in batches: a byte
+** compared is a sixteenth, a window tried (shifted or compared) a whole
+** unit, as it costs about what a step of the matcher costs.
+*/
+#define PF_WINDOW 16
+
 typedef struct Tally {
   PMMeter *meter;
   size_t bytes;
@@ -158,7 +165,7 @@ static const char *two_way (Tally *t, const char *hay, size_t n,
   memset(skip, m > 255 ? 255 : (int)m, sizeof skip);
   for (i = (m > 255) ? m - 255 : 0; i < m; i++)
     skip[x[i]] = (unsigned char)(m - 1 - i);
-  tally(t, m * 2 + 256 / 16);
+  tally(t, m * 4 + 256);  /* two maximal suffixes, the skip table */
   periodic = (per + ell + 1 <= lm) && memcmp(x, x + per, (size_t)ell + 1) == 0;
   if (!periodic)  /* no period to remember: shift past the longer part */
     per = ((ell + 1 > lm - ell - 1) ? ell + 1 : lm - ell - 1) + 1;
@@ -168,11 +175,12 @@ static const char *two_way (Tally *t, const char *hay, size_t n,
     if (memory < 0) {
       size_t shift = skip[w[m - 1]];
       if (shift > 0) {
-        tally(t, 1);
+        tally(t, PF_WINDOW);
         j += shift;
         continue;
       }
     }
+    tally(t, PF_WINDOW);
     from = (ell > memory) ? ell + 1 : memory + 1;
     r = (ptrdiff_t)agree_up(t, x, w, (size_t)from, m);
     if (r < lm) {  /* mismatch in the right part */
