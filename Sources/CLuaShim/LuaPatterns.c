@@ -25,10 +25,6 @@
 
 #define uchar(c) ((unsigned char)(c))
 
-/* Characters that make a pattern more than a plain string. */
-#define SPECIALS "^$*+?.([%-"
-
-
 /*
 ** {======================================================
 ** Shared steps
@@ -46,16 +42,22 @@ static size_t start_position (lua_Integer pos, size_t len) {
 /* Whether the pattern has no special character (after a NUL too). */
 static int is_plain (const char *p, size_t lp) {
   size_t i;
-  for (i = 0; i < lp; i++)
-    if (memchr(SPECIALS, p[i], sizeof(SPECIALS) - 1) != NULL)
-      return 0;
+  for (i = 0; i < lp; i++) {
+    switch (p[i]) {
+      case '^': case '$': case '*': case '+': case '?':
+      case '.': case '(': case '[': case '%': case '-':
+        return 0;
+      default:
+        break;
+    }
+  }
   return 1;
 }
 
-static void prepare (PMState *ms, lua_State *L, PMFrame *frames,
+static void prepare (PMState *ms, lua_State *L, PMScratch *sc,
                      const char *s, size_t ls, const char *p, size_t lp) {
-  pm_meter_init(&ms->meter, L);
-  ms->frames = frames;
+  pm_meter_init(&ms->meter, L, &sc->owed);
+  ms->frames = sc->frames;
   ms->frame_cap = PM_MAXFRAMES;
   ms->max_depth = PM_MAXDEPTH;
   ms->depth = 0;
@@ -111,9 +113,9 @@ static int push_captures (PMState *ms, const char *s, const char *e) {
   return n;
 }
 
-/* The scratch block of the running closure (upvalue 1). */
-static PMFrame *scratch (lua_State *L) {
-  return (PMFrame *)lua_touserdata(L, lua_upvalueindex(1));
+/* The shared block of the running closure (upvalue 1). */
+static PMScratch *scratch (lua_State *L) {
+  return (PMScratch *)lua_touserdata(L, lua_upvalueindex(1));
 }
 
 /* }====================================================== */
@@ -216,7 +218,7 @@ typedef struct Iteration {
 ** from the allowance, and without a limit the frames may need a block of
 ** their own (never more frames than the pattern has bytes).
 */
-static PMFrame *iteration_frames (lua_State *L, Iteration *it) {
+static PMFrame *iteration_frames (lua_State *L, Iteration *it, PMScratch *sc) {
   PMState *ms = &it->ms;
   size_t lp = (size_t)(ms->pattern_end - it->pattern);
   PMFrame *frames;
@@ -227,7 +229,7 @@ static PMFrame *iteration_frames (lua_State *L, Iteration *it) {
   }
   if (ms->max_depth >= 0 || lp <= PM_MAXFRAMES) {
     ms->frame_cap = PM_MAXFRAMES;
-    return scratch(L);
+    return sc->frames;
   }
   if (lp > (size_t)INT_MAX) luaL_error(L, "pattern too complex");
   ms->frame_cap = (int)lp;
@@ -249,8 +251,9 @@ static int gmatch_next (lua_State *L) {
   size_t len = (size_t)(ms->subject_end - ms->subject);
   size_t at;
   int first = pm_first_byte(it->pattern, ms->pattern_end);
-  pm_meter_init(&ms->meter, L);
-  ms->frames = iteration_frames(L, it);
+  PMScratch *sc = scratch(L);
+  pm_meter_init(&ms->meter, L, &sc->owed);
+  ms->frames = iteration_frames(L, it, sc);
   for (at = it->next; at <= len; at++) {
     const char *e;
     if (first >= 0) {
@@ -287,7 +290,7 @@ static int pattern_gmatch (lua_State *L) {
   Iteration *it;
   lua_settop(L, 2);  /* the strings stay alive as upvalues */
   it = (Iteration *)lua_newuserdatauv(L, sizeof(Iteration), 1);
-  prepare(&it->ms, L, NULL, s, ls, p, lp);
+  prepare(&it->ms, L, scratch(L), s, ls, p, lp);
   it->matching = 0;
   it->next = (init > ls) ? ls + 1 : init;
   it->lastmatch = NO_MATCH_YET;
@@ -452,8 +455,12 @@ void sslua_add_pattern_functions (lua_State *L, int idx) {
     {NULL, NULL}
   };
   const luaL_Reg *f;
+  PMScratch *sc;
   idx = lua_absindex(L, idx);
-  lua_newuserdatauv(L, pm_scratch_size(PM_MAXFRAMES), 0);  /* the shared frames */
+  sc = (PMScratch *)lua_newuserdatauv(L, sizeof(PMScratch) +
+                                      pm_scratch_size(PM_MAXFRAMES), 0);
+  sc->owed = 0;
+  sc->frames = (PMFrame *)(void *)(sc + 1);  /* the frames follow */
   for (f = functions; f->name != NULL; f++) {
     lua_pushvalue(L, -1);
     lua_pushcclosure(L, f->func, 1);

@@ -25,7 +25,7 @@
 #define PF_FLUSH 4096
 
 const char *pm_scan_byte (PMMeter *meter, const char *s, int c, size_t n) {
-  while (n > 0) {
+  for (;;) {
     size_t k = (n > PF_SLICE) ? PF_SLICE : n;
     const char *hit = (const char *)memchr(s, c, k);
     if (hit != NULL) {
@@ -33,10 +33,10 @@ const char *pm_scan_byte (PMMeter *meter, const char *s, int c, size_t n) {
       return hit;
     }
     pm_spend(meter, (long long)(k >> 4) + 1);
+    if (k == n) return NULL;
     s += k;
     n -= k;
   }
-  return NULL;
 }
 
 
@@ -203,28 +203,38 @@ const char *pm_find_plain (PMMeter *meter, const char *hay, size_t n,
                            const char *needle, size_t m) {
   const char *pos = hay, *last;
   size_t compared = 0;
+  Tally t;
   if (m == 0) return hay;  /* the empty string is everywhere */
   if (m > n) return NULL;
   if (m == 1) return pm_scan_byte(meter, hay, uchar(needle[0]), n);
+  t.meter = meter;
+  t.bytes = 0;
   last = hay + (n - m);  /* the last place an occurrence can start */
   while (pos <= last) {
-    const char *at = pm_scan_byte(meter, pos, uchar(needle[0]),
-                                  (size_t)(last - pos) + 1);
-    if (at == NULL) return NULL;
-    pm_spend(meter, (long long)(m >> 4) + 1);
-    if (memcmp(at + 1, needle + 1, m - 1) == 0) return at;
+    size_t span = (size_t)(last - pos) + 1;
+    const char *at;
+    if (span > PF_SLICE) span = PF_SLICE;
+    at = (const char *)memchr(pos, uchar(needle[0]), span);
+    if (at == NULL) {
+      tally(&t, span);
+      pos += span;
+      continue;
+    }
+    tally(&t, (size_t)(at - pos) + PF_WINDOW + m);  /* before the memcmp */
+    if (memcmp(at + 1, needle + 1, m - 1) == 0) {
+      pm_spend(meter, (long long)(t.bytes >> 4));
+      return at;
+    }
     compared += m;
     pos = at + 1;
     if (compared > 4 * (size_t)(pos - hay) + 1024) {  /* near misses: go linear */
-      Tally t;
-      const char *hit;
-      if (pos > last) return NULL;
-      t.meter = meter;
-      t.bytes = 0;
-      hit = two_way(&t, pos, n - (size_t)(pos - hay), needle, m);
-      pm_spend(meter, (long long)(t.bytes >> 4) + 1);
+      const char *hit = NULL;
+      if (pos <= last)
+        hit = two_way(&t, pos, n - (size_t)(pos - hay), needle, m);
+      pm_spend(meter, (long long)(t.bytes >> 4));
       return hit;
     }
   }
+  pm_spend(meter, (long long)(t.bytes >> 4));
   return NULL;
 }

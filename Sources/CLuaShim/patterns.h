@@ -36,13 +36,16 @@
 /*
 ** Work counted locally and charged to the episode in batches: `credit` is
 ** what is left of the current batch; once it runs out, the batch is charged
-** with sslua_charge (which raises when a limit has run out).
+** with sslua_charge (which raises when a limit has run out). What a call
+** leaves unpaid is added to `owed`, kept from call to call, and charged
+** once it makes a batch: a short call does not pay for a charge of its own.
 */
 #define PM_BATCH 256
 
 typedef struct PMMeter {
   lua_State *L;
   long long credit;
+  long long *owed;
 } PMMeter;
 
 /* Charges the steps counted since the last charge (may raise). */
@@ -56,15 +59,22 @@ static inline void pm_spend (PMMeter *m, long long n) {
 }
 
 /* Starts counting (a fresh batch). */
-static inline void pm_meter_init (PMMeter *m, lua_State *L) {
+static inline void pm_meter_init (PMMeter *m, lua_State *L, long long *owed) {
   m->L = L;
   m->credit = PM_BATCH;
+  m->owed = owed;
 }
 
-/* Charges what is left before a library function returns (may raise). */
+/* Before a library function returns: what is unpaid is owed, and charged
+** once it makes a batch (may raise). */
 static inline void pm_settle (PMMeter *m) {
-  if (m->credit < PM_BATCH)
+  *m->owed += PM_BATCH - m->credit;
+  m->credit = PM_BATCH;
+  if (*m->owed >= PM_BATCH) {
+    m->credit = PM_BATCH - *m->owed;
+    *m->owed = 0;
     pm_pay(m);
+  }
 }
 
 typedef struct PMFrame PMFrame;
@@ -89,8 +99,15 @@ typedef struct PMState {
   PMCapture capture[PM_MAXCAPTURES];
 } PMState;
 
-/* Bytes of a scratch block for `frames` frames. */
+/* Bytes of a block for `frames` frames. */
 size_t pm_scratch_size (int frames);
+
+/* What the four closures share (upvalue 1): the units they owe, and the
+** frames of the machine (PM_MAXFRAMES, in the same block). */
+typedef struct PMScratch {
+  long long owed;
+  PMFrame *frames;
+} PMScratch;
 
 /*
 ** Matches the pattern from `p` (up to pattern_end) at subject position `s`;
