@@ -8,10 +8,13 @@
 ** PatternMatcher.c and search with PlainFind.c, which charge every step to
 ** the episode: the budget and the deadline stop them like any Lua loop.
 **
-** The four closures share one upvalue: the scratch block where the machine
-** keeps its backtracking frames. A match runs no Lua code, so one block is
-** enough however the functions nest (a gsub callback may call find: gsub's
-** own match has ended by then).
+** The four closures share one upvalue: the block where the machine keeps
+** its backtracking frames, and the units the calls owe (less than a batch).
+** A match runs no Lua code, so one block is enough however the functions
+** nest (a gsub callback may call find: gsub's own match has ended by then).
+**
+** The host sets these four fields of the table it passes: "string.find",
+** "string.match", "string.gmatch" and "string.gsub".
 */
 #include <ctype.h>
 #include <limits.h>
@@ -20,7 +23,7 @@
 #include <lua.h>
 #include <lauxlib.h>
 
-#include "host.h"
+#include "LuaShim.h"
 #include "patterns.h"
 
 #define uchar(c) ((unsigned char)(c))

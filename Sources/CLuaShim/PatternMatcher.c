@@ -26,7 +26,7 @@
 #include <lua.h>
 #include <lauxlib.h>
 
-#include "host.h"
+#include "LuaShim.h"
 #include "patterns.h"
 
 #define uchar(c) ((unsigned char)(c))
