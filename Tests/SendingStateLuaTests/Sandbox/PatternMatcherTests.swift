@@ -33,7 +33,7 @@ private final class PatternState {
     defer { lua_settop(L, base) }
     var text = source
     let status = text.withUTF8 { bytes in
-      ("=" + chunk).withCString { name in
+      ("@" + chunk).withCString { name in
         sslua_loadtext(L, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self), bytes.count, name)
       }
     }
@@ -147,9 +147,9 @@ struct PatternMatcherTests {
   func budgetStopsAttack(name: String, attack: String) throws {
     let state = try PatternState()
     sslua_set_budget(state.L, 10_000_000)
-    let outcome = state.run(prelude + "\n" + attack, chunk: "attack")
+    let outcome = state.run(prelude + "\n" + attack, chunk: "attack.lua")
     let message = try #require(outcome.failureMessage, "\(name) was not stopped")
-    #expect(message.hasPrefix("attack:"), "\(message)")
+    #expect(message.hasPrefix("attack.lua:4:"), "\(message)")
     #expect(message.contains("instruction budget exceeded"), "\(name): \(message)")
     #expect(sslua_trip_reason(state.L) == SSLUA_TRIP_BUDGET)
   }
@@ -158,8 +158,9 @@ struct PatternMatcherTests {
   func deadlineStopsAttack(name: String, attack: String) throws {
     let state = try PatternState()
     sslua_set_time_limit(state.L, 200_000_000)
-    let outcome = state.run(prelude + "\n" + attack, chunk: "attack")
+    let outcome = state.run(prelude + "\n" + attack, chunk: "attack.lua")
     let message = try #require(outcome.failureMessage, "\(name) was not stopped")
+    #expect(message.hasPrefix("attack.lua:4:"), "\(message)")
     #expect(message.contains("time limit exceeded"), "\(name): \(message)")
     #expect(sslua_trip_reason(state.L) == SSLUA_TRIP_TIME)
   }
@@ -172,7 +173,7 @@ struct PatternMatcherTests {
       prelude + "\n" + #"""
         local h = string.rep("a", 1 << 20)
         return find(h, string.rep("a", 4096) .. "b", 1, true), find(h .. "b", string.rep("a", 4096) .. "b", 1, true)
-        """#, chunk: "plain", results: 2)
+        """#, chunk: "plain.lua", results: 2)
     #expect(outcome == .values(["(a nil)", String((1 << 20) - 4096 + 1)]))
     // Lua's own search compares about 4 billion bytes here; the two-way search, a few million.
     #expect(sslua_instructions_used(state.L) < 3_000_000)
@@ -188,7 +189,7 @@ struct PatternMatcherTests {
         local n = 0
         for k, v in gmatch(line, "(%w+)%s*=%s*(%w+)") do n = n + 1 end
         return n, select(2, gsub(line, "%s+", " "))
-        """#, chunk: "ordinary", results: 2)
+        """#, chunk: "ordinary.lua", results: 2)
     #expect(outcome == .values(["1000", "3000"]))
     #expect(sslua_instructions_used(state.L) < 80_000)  // 26,000 characters scanned, 1,000 loops
   }
@@ -205,7 +206,7 @@ struct PatternMatcherTests {
           prelude + "\n" + #"""
             local function again(s) return (gsub(s, ".", again)) end
             return again("x")
-            """#, chunk: "again")
+            """#, chunk: "again.lua")
       } catch {}
       done.signal()
     }
