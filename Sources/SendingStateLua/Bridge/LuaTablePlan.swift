@@ -1,6 +1,7 @@
 import CLua
 import CLuaShim
 import Foundation
+import Synchronization
 
 /// A model whose Lua table form is described by a typed plan: the fast path for hot models.
 ///
@@ -111,10 +112,7 @@ public final class LuaTablePlan<Root>: @unchecked Sendable {
   /// Creates a plan from its fields.
   public init(@LuaFieldBuilder<Root> _ fields: () -> [LuaField<Root>]) {
     self.fields = fields()
-    self.id = nextPlanID.withLock { id in
-      id += 1
-      return id
-    }
+    self.id = nextPlanID.add(1, ordering: .relaxed).newValue
   }
 
   /// The keys, in order.
@@ -200,17 +198,7 @@ public final class LuaTablePlan<Root>: @unchecked Sendable {
 }
 
 /// Plan ids are never reused, so a runtime's interned keys can never belong to another plan.
-private let nextPlanID = LuaPlanCounter()
-
-final class LuaPlanCounter: @unchecked Sendable {
-  private var value = 0
-  private let lock = NSLock()
-  func withLock<R>(_ body: (inout Int) -> R) -> R {
-    lock.lock()
-    defer { lock.unlock() }
-    return body(&value)
-  }
-}
+private let nextPlanID = Atomic<Int>(0)
 
 extension LuaRuntime {
   /// A reference to a new table holding `value`, built by its plan.

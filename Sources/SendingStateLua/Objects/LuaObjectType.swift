@@ -1,14 +1,13 @@
 import CLua
 import CLuaShim
 
-/// The type-erased base of ``LuaObjectType``: a name, a tag and a metatable per runtime.
-///
-/// For internal use only: subclass ``LuaObjectType`` instead.
-public class LuaObjectTypeBase {
+/// The type-erased dispatch side of a ``LuaObjectType``: what the runtime registers (a tag and
+/// a metatable per runtime) and what the C field accessors call.
+package class LuaObjectTypeBase {
   /// The type name scripts see in messages (`"Label"`).
-  public let name: String
+  package let name: String
   /// Property names in declaration order.
-  public internal(set) var propertyNames: [String] = []
+  package internal(set) var propertyNames: [String] = []
 
   init(name: String) {
     self.name = name
@@ -35,31 +34,29 @@ public class LuaObjectTypeBase {
 /// runtime.register(labelType)
 /// let handle = runtime.makeObject(label, as: labelType)   // label.text = "x" in Lua sets it
 /// ```
-public final class LuaObjectType<Object: AnyObject>: LuaObjectTypeBase, @unchecked Sendable {
+public final class LuaObjectType<Object: AnyObject>: @unchecked Sendable {
   /// Pushes one property value.
   public typealias Getter = (Object, LuaValueWriter) throws -> Void
   /// Reads a new property value and applies it.
   public typealias Setter = (Object, LuaValueReader) throws -> Void
 
-  private var getters: [Getter?] = []
-  private var setters: [Setter?] = []
+  let dispatcher: LuaObjectDispatcher<Object>
 
   /// Creates an empty type called `name`.
   public init(_ name: String) {
-    super.init(name: name)
+    dispatcher = LuaObjectDispatcher(name: name)
   }
+
+  /// The type name scripts see in messages (`"Label"`).
+  public var name: String { dispatcher.name }
+
+  /// Property names in declaration order.
+  public var propertyNames: [String] { dispatcher.propertyNames }
 
   /// Adds a property with a getter and an optional setter (read-only without one).
   @discardableResult
   public func property(_ name: String, get: @escaping Getter, set: Setter? = nil) -> Self {
-    if let existing = propertyNames.firstIndex(of: name) {
-      getters[existing] = get
-      setters[existing] = set
-    } else {
-      propertyNames.append(name)
-      getters.append(get)
-      setters.append(set)
-    }
+    dispatcher.add(name, get: get, set: set)
     return self
   }
 
@@ -97,6 +94,31 @@ public final class LuaObjectType<Object: AnyObject>: LuaObjectTypeBase, @uncheck
 
   /// Whether the property `name` has a setter.
   public func isWritable(_ name: String) -> Bool {
+    dispatcher.isWritable(name)
+  }
+}
+
+/// The getters and setters of one ``LuaObjectType``, dispatched by field id.
+final class LuaObjectDispatcher<Object: AnyObject>: LuaObjectTypeBase, @unchecked Sendable {
+  private var getters: [LuaObjectType<Object>.Getter?] = []
+  private var setters: [LuaObjectType<Object>.Setter?] = []
+
+  override init(name: String) {
+    super.init(name: name)
+  }
+
+  func add(_ name: String, get: @escaping LuaObjectType<Object>.Getter, set: LuaObjectType<Object>.Setter?) {
+    if let existing = propertyNames.firstIndex(of: name) {
+      getters[existing] = get
+      setters[existing] = set
+    } else {
+      propertyNames.append(name)
+      getters.append(get)
+      setters.append(set)
+    }
+  }
+
+  func isWritable(_ name: String) -> Bool {
     propertyNames.firstIndex(of: name).map { setters[$0] != nil } ?? false
   }
 
@@ -259,7 +281,7 @@ public struct LuaValueReader {
 extension LuaRuntime {
   /// Registers `type` with this runtime (builds its metatable once). Registering twice does nothing.
   public func register<Object>(_ type: LuaObjectType<Object>) {
-    _ = registration(of: type)
+    _ = registration(of: type.dispatcher)
   }
 
   /// The tag and metatable of `type` in this runtime, registering it first if needed.
@@ -302,7 +324,7 @@ extension LuaRuntime {
 
   /// Pushes `object` as userdata of `type` (registering the type if needed).
   func push<Object>(_ object: Object, as type: LuaObjectType<Object>) {
-    let (tag, metatable) = registration(of: type)
+    let (tag, metatable) = registration(of: type.dispatcher)
     _ = sslua_push_object(L, tag, Unmanaged.passRetained(object as AnyObject).toOpaque())
     stack.push(reference: metatable)
     lua_setmetatable(L, -2)

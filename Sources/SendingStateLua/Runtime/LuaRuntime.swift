@@ -260,7 +260,7 @@ public final class LuaRuntime {
   }
 
   /// The real globals, for host-written helper code (tooling only; never hand it to scripts).
-  public func newTrustedEnvironment() -> LuaRef {
+  package func newTrustedEnvironment() -> LuaRef {
     globalsReference()
   }
 

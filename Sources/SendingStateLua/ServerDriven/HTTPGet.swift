@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -17,6 +18,13 @@ enum HTTPGet {
   struct TooLarge: Error, CustomStringConvertible {
     let limit: Int
     var description: String { "the response is larger than \(limit) bytes (the limit is maxFetchBytes)" }
+  }
+
+  /// A transport failure that is not a `URLError`.
+  struct Failed: Error, CustomStringConvertible, LocalizedError {
+    let message: String
+    var description: String { message }
+    var errorDescription: String? { message }
   }
 
   /// The body and status of `url`; throws ``TooLarge`` past `maxBytes`, and the transport's
@@ -41,21 +49,24 @@ enum HTTPGet {
 }
 
 /// Collects one response body up to a limit (the session's delegate; its callbacks arrive on
-/// the session's serial queue, and the lock guards the hand-over to the caller).
-private final class BoundedReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+/// the session's queue, and the mutex guards the hand-over to the caller).
+private final class BoundedReader: NSObject, URLSessionDataDelegate, Sendable {
+  private struct Progress {
+    var body = Data()
+    var status = 0
+    var tooLarge = false
+    var continuation: CheckedContinuation<(data: Data, status: Int), any Error>?
+  }
+
   private let maxBytes: Int
-  private let lock = NSLock()
-  private var body = Data()
-  private var status = 0
-  private var tooLarge = false
-  private var continuation: CheckedContinuation<(data: Data, status: Int), any Error>?
+  private let progress = Mutex(Progress())
 
   init(maxBytes: Int) {
     self.maxBytes = maxBytes
   }
 
   func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<(data: Data, status: Int), any Error>) {
-    lock.withLock { self.continuation = continuation }
+    progress.withLock { $0.continuation = continuation }
     task.resume()
   }
 
@@ -64,36 +75,42 @@ private final class BoundedReader: NSObject, URLSessionDataDelegate, @unchecked 
     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
   ) {
     let announced = response.expectedContentLength
-    lock.withLock {
-      status = (response as? HTTPURLResponse)?.statusCode ?? 0
-      if announced > maxBytes { tooLarge = true }
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    progress.withLock {
+      $0.status = status
+      if announced > maxBytes { $0.tooLarge = true }
     }
     completionHandler(announced > maxBytes ? .cancel : .allow)
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    let over = lock.withLock {
-      guard !tooLarge else { return true }
-      if body.count + data.count > maxBytes {
-        tooLarge = true
-        body = Data()
+    let limit = maxBytes
+    let over = progress.withLock { progress -> Bool in
+      guard !progress.tooLarge else { return true }
+      if progress.body.count + data.count > limit {
+        progress.tooLarge = true
+        progress.body = Data()
         return true
       }
-      body.append(data)
+      progress.body.append(data)
       return false
     }
     if over { dataTask.cancel() }
   }
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-    let (waiting, result): (CheckedContinuation<(data: Data, status: Int), any Error>?, Result<(data: Data, status: Int), any Error>) =
-      lock.withLock {
-        let waiting = continuation
-        continuation = nil
-        if tooLarge { return (waiting, .failure(HTTPGet.TooLarge(limit: maxBytes))) }
-        if let error { return (waiting, .failure(error)) }
-        return (waiting, .success((body, status)))
-      }
+    let limit = maxBytes
+    let failure = error.map { "\($0)" }
+    let transportError = error as? URLError
+    let (waiting, result) = progress.withLock {
+      progress -> (CheckedContinuation<(data: Data, status: Int), any Error>?, Result<(data: Data, status: Int), any Error>) in
+      let waiting = progress.continuation
+      progress.continuation = nil
+      if progress.tooLarge { return (waiting, .failure(HTTPGet.TooLarge(limit: limit))) }
+      if let transportError { return (waiting, .failure(transportError)) }
+      if let failure { return (waiting, .failure(HTTPGet.Failed(message: failure))) }
+      return (waiting, .success((progress.body, progress.status)))
+    }
     waiting?.resume(with: result)
   }
 }
