@@ -27,6 +27,10 @@ let package = Package(
     // The preview's HTTP and WebSocket server (default traits off: no swift-configuration).
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
     .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
   ],
   targets: [
     // Core: typed SendingState semantics. Imports Foundation at most.
@@ -78,7 +82,12 @@ let package = Package(
       dependencies: [
         "SendingStateTools", "SendingStateLua", "SendingStateHeadless",
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
       ],
       swiftSettings: strictSettings
     ),

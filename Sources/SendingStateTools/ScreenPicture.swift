@@ -12,8 +12,9 @@ import SendingStateHeadless
 ///   shrink (their text is shortened with "…") when the content is too wide;
 /// - controls have a phone's sizes (``PictureStyle``); a label is as wide as its text;
 /// - a list is as tall as its visible rows; a row insets its content;
-/// - hidden views take no space (their frames are empty); `view`, `row`, `unit` and
-///   `sections` lay their children out like a vertical stack.
+/// - hidden views take no space (their frames are empty); other containers (`view`, `unit`,
+///   `sections`, kinds to come) lay their children out like a stack, vertical unless their
+///   `axis` says otherwise.
 ///
 /// ```swift
 /// let picture = ScreenPicture(screen.root.renderTree())
@@ -95,7 +96,7 @@ public struct ScreenPicture: Sendable {
   }
 
   static func isHorizontal(_ node: RenderNode) -> Bool {
-    node.kind == "stack" && node[property: "axis"] == .string("horizontal")
+    node[property: "axis"] == .string("horizontal")
   }
 
   static func spacing(_ node: RenderNode) -> Double {
@@ -114,7 +115,10 @@ public struct ScreenPicture: Sendable {
     let size = PictureStyle.textSize
     switch node.kind {
     case "label":
-      return Natural(width: PictureFont.width(text(node, "text"), size: size), height: PictureStyle.labelHeight, flexible: false, shrinks: true)
+      // Rounded up with a point to spare, so browsers (which round glyph advances their own way)
+      // never shorten a label that fits.
+      let width = PictureFont.width(text(node, "text"), size: size)
+      return Natural(width: width > 0 ? width.rounded(.up) + 1 : 0, height: PictureStyle.labelHeight, flexible: false, shrinks: true)
     case "button":
       let width = PictureFont.width(text(node, "title"), size: size) + 2 * PictureStyle.buttonPadding
       return Natural(width: max(PictureStyle.buttonMinWidth, width), height: PictureStyle.buttonHeight, flexible: false, shrinks: true)
@@ -144,10 +148,8 @@ public struct ScreenPicture: Sendable {
       return Natural(
         width: content.width + 2 * PictureStyle.rowInsetX, height: content.height + 2 * PictureStyle.rowInsetY,
         flexible: content.flexible, shrinks: true)
-    case "stack":
+    default:  // stacks; view, unit, sections and kinds to come are containers too (vertical by default)
       return stacked(node, horizontal: isHorizontal(node), spacing: spacing(node))
-    default:  // view, unit, sections, screen and kinds to come: a vertical container
-      return stacked(node, horizontal: false, spacing: node.kind == "sections" ? 8 : 0)
     }
   }
 
@@ -178,10 +180,6 @@ public struct ScreenPicture: Sendable {
     item.frame.width = max(0, width)
     item.frame.height = size.height
     switch node.kind {
-    case "stack" where isHorizontal(node):
-      item.children = placeRow(node.children, width: width, spacing: spacing(node), height: size.height)
-    case "stack":
-      item.children = placeColumn(node.children, width: width, spacing: spacing(node))
     case "row":
       let inner = placeColumn(node.children, width: width - 2 * PictureStyle.rowInsetX, spacing: 0)
       item.children = inner.map { child in
@@ -195,8 +193,10 @@ public struct ScreenPicture: Sendable {
     case "label", "button", "switch", "slider", "stepper", "segmented", "textfield", "image":
       item.children = node.children.map { place($0, width: 0) }
     default:
-      item.children = placeColumn(node.children, width: width, spacing: node.kind == "sections" ? 8 : 0)
-      item.frame.height = item.children.last.map { $0.frame.y + $0.frame.height } ?? 0
+      item.children =
+        isHorizontal(node)
+        ? placeRow(node.children, width: width, spacing: spacing(node), height: size.height)
+        : placeColumn(node.children, width: width, spacing: spacing(node))
     }
     return item
   }
