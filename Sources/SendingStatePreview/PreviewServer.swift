@@ -86,9 +86,17 @@ package struct PreviewServer: Sendable {
     let token = self.token
     let app = Application(
       router: router,
+      // The closure form of the upgrade, not the router's `ws` route: that one keeps each
+      // connection's request context in a reference cycle (hummingbird-websocket 2.8.1), which
+      // would leak the screen behind it.
       server: .http1WebSocketUpgrade(
-        webSocketRouter: router,
-        configuration: .init(http1: .init(idleTimeout: .seconds(60)), ws: .init(maxFrameSize: PreviewServer.maximumFrame))),
+        configuration: .init(http1: .init(idleTimeout: .seconds(60)), ws: .init(maxFrameSize: PreviewServer.maximumFrame))
+      ) { [self] head, _, _ in
+        guard upgradeAllowed(head) else { return .dontUpgrade }
+        return .upgrade([:]) { inbound, outbound, _ in
+          try await serve(inbound: inbound, outbound: outbound)
+        }
+      },
       configuration: .init(
         address: .hostname(configuration.host, port: configuration.port), serverName: nil,
         availableConnectionsDelegate: MaximumAvailableConnections(PreviewHost.clientLimit * 4)),
@@ -111,8 +119,8 @@ package struct PreviewServer: Sendable {
 
   // MARK: - Routes
 
-  func makeRouter() -> Router<BasicWebSocketRequestContext> {
-    let router = Router(context: BasicWebSocketRequestContext.self)
+  func makeRouter() -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
     let server = self
     router.get("{token}") { request, context in
       guard server.allowed(request, context) else { return Response(status: .notFound) }
@@ -138,29 +146,32 @@ package struct PreviewServer: Sendable {
       headers[.contentType] = file.type
       return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
-    router.ws("{token}/ws") { request, context in
-      guard server.allowed(request, context), server.sameOrigin(request) else { return .dontUpgrade }
-      return .upgrade([:])
-    } onUpgrade: { inbound, outbound, _ in
-      try await server.serve(inbound: inbound, outbound: outbound)
-    }
     return router
   }
 
   /// The token matches and, on loopback, the `Host` header names loopback.
-  func allowed(_ request: Request, _ context: BasicWebSocketRequestContext) -> Bool {
-    guard let given = context.parameters.get("token"), token.matches(given) else { return false }
+  func allowed(_ request: Request, _ context: BasicRequestContext) -> Bool {
+    allowed(token: context.parameters.get("token"), authority: request.head.authority)
+  }
+
+  func allowed(token given: String?, authority: String?) -> Bool {
+    guard let given, token.matches(given) else { return false }
     guard configuration.isLoopback else { return true }
-    guard let authority = request.head.authority else { return false }
+    guard let authority else { return false }
     let name = authority.hasPrefix("[") ? String(authority.prefix { $0 != "]" }.dropFirst()) : String(authority.prefix { $0 != ":" })
     return name == "localhost" || name == "::1" || name.hasPrefix("127.")
   }
 
-  /// A WebSocket's `Origin`, when a browser sends one, is the page's own.
-  func sameOrigin(_ request: Request) -> Bool {
-    guard let origin = request.headers[.origin] else { return true }
-    guard let authority = request.head.authority else { return false }
-    return origin == "http://\(authority)"
+  /// `GET /TOKEN/ws` with the token, a loopback `Host`, and (when a browser sends one) the
+  /// page's own `Origin`.
+  func upgradeAllowed(_ head: HTTPRequest) -> Bool {
+    guard head.method == .get, let path = head.path?.split(separator: "?").first else { return false }
+    let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].isEmpty, parts[2] == "ws", allowed(token: String(parts[1]), authority: head.authority) else {
+      return false
+    }
+    guard let origin = head.headerFields[.origin] else { return true }
+    return origin == "http://\(head.authority ?? "")"
   }
 
   var securityHeaders: HTTPFields {
