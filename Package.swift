@@ -18,10 +18,19 @@ let package = Package(
     .library(name: "SendingState", targets: ["SendingState"]),
     .library(name: "SendingStateHeadless", targets: ["SendingStateHeadless"]),
     .library(name: "SendingStateLua", targets: ["SendingStateLua"]),
+    // The live preview server is its own product, so library users never pull in a web stack.
+    .library(name: "SendingStatePreview", targets: ["SendingStatePreview"]),
     .executable(name: "sendingstate", targets: ["sendingstate"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    // The preview's HTTP and WebSocket server (default traits off: no swift-configuration).
+    .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
   ],
   targets: [
     // Core: typed SendingState semantics. Imports Foundation at most.
@@ -53,15 +62,40 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
+    // Pictures: Debian's cairo and pango (real fonts, antialiasing, compressed PNG).
+    .systemLibrary(
+      name: "CPangoCairo",
+      pkgConfig: "pangocairo",
+      providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]
+    ),
+
     // CLI: the tooling library (testable without a process) and the `sendingstate` executable.
     .target(
       name: "SendingStateTools",
-      dependencies: ["SendingStateLua", "SendingState", "SendingStateHeadless"],
+      dependencies: ["SendingStateLua", "SendingState", "SendingStateHeadless", "CPangoCairo"],
+      swiftSettings: strictSettings
+    ),
+
+    // Live preview: a loopback HTTP + WebSocket server that draws a screen in a browser page.
+    .target(
+      name: "SendingStatePreview",
+      dependencies: [
+        "SendingStateTools", "SendingStateLua", "SendingStateHeadless",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+      ],
       swiftSettings: strictSettings
     ),
     .executableTarget(
       name: "sendingstate",
-      dependencies: ["SendingStateTools", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: [
+        "SendingStateTools", "SendingStatePreview", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
       path: "Sources/SendingStateCLI",
       swiftSettings: strictSettings
     ),
@@ -99,6 +133,11 @@ let package = Package(
       name: "SendingStateToolsTests",
       dependencies: ["SendingStateTools", "SendingStateLua", "SendingStateTestSupport"],
       exclude: ["Fixtures"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "SendingStatePreviewTests",
+      dependencies: ["SendingStatePreview", "SendingStateTools", "SendingStateLua", "SendingStateHeadless"],
       swiftSettings: strictSettings
     ),
   ],

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Installs the system dependencies of SendingState for Linux, idempotently.
 #
-# Usage: scripts/bootstrap.sh
+# Usage: scripts/bootstrap.sh [MORE-DEBIAN-PACKAGES…]
 #
 # Does nothing when everything is already present. Otherwise runs
 # `apt-get update` once, then installs the missing Debian packages with
 # --no-install-recommends (as root, or through sudo when it is available).
 set -euo pipefail
 
-packages=(liblua5.4-dev pkg-config)
+# Lua; cairo, pango and DejaVu Sans for screen pictures (run --png/--svg, the preview's layout);
+# callers add their own (scripts/browser-test.sh adds chromium and chromium-driver).
+packages=(liblua5.4-dev pkg-config libcairo2-dev libpango1.0-dev fonts-dejavu-core "$@")
 
 missing=()
 for pkg in "${packages[@]}"; do

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Passes the tests on a fresh machine: installs system dependencies, checks the C shim with
 # strict warnings, builds with zero warnings in our own code, runs the whole suite, then runs
-# the example specs through the CLI.
+# the example specs through the CLI and the preview's browser tests.
 #
 # Usage: scripts/test.sh [extra `swift test` arguments]
 set -euo pipefail
@@ -27,3 +27,7 @@ swift test --skip-build "$@"
 
 # The example specs, through the CLI as users run them.
 "$(swift build --show-bin-path)/sendingstate" test examples
+
+# The live preview in a real browser (Chromium + Selenium), which also refreshes the README's
+# screenshots.
+scripts/browser-test.sh

@@ -13,6 +13,6 @@ struct SendingStateCommand: AsyncParsableCommand {
       (file:line on stderr), 2 a usage error.
       """,
     version: "0.1.0",
-    subcommands: [Run.self, Test.self, Check.self, Repl.self, Stubs.self]
+    subcommands: [Run.self, Test.self, Check.self, Repl.self, Stubs.self, Preview.self]
   )
 }

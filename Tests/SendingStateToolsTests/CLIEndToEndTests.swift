@@ -70,7 +70,7 @@ struct CLIEndToEndTests {
     ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains(#""state":{"count":12,"title":"Tea"}"#))
-    #expect(try String(contentsOfFile: svg, encoding: .utf8).contains(">label#count: 12</text>"))
+    #expect(try String(contentsOfFile: svg, encoding: .utf8).contains(">12</text>"))
     #expect(FileManager.default.contents(atPath: png)?.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
     let inline = try runCLI(["run", "examples/counter/counter.lua", "--state", #"{"title":"X","count":5}"#])
     #expect(inline.stdout.contains("label#count text=\"5\""))

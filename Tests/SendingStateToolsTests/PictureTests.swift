@@ -1,122 +1,195 @@
 import Foundation
 import SendingStateHeadless
+import SendingStateLua
+import SendingStateTestSupport
 import Testing
 
 @testable import SendingStateTools
 
-/// A minimal PNG reader for the encoder's output: checks CRCs, inflates stored blocks, checks
-/// Adler-32, and returns the size and RGB rows.
-private func decodeStoredPNG(_ data: Data) throws -> (width: Int, height: Int, pixels: [UInt8]) {
-  let bytes = [UInt8](data)
-  #expect(Array(bytes[0..<8]) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-  func u32(_ at: Int) -> Int {
-    let high = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16
-    return high | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
-  }
-  var offset = 8
-  var width = 0
-  var height = 0
-  var idat: [UInt8] = []
-  var types: [String] = []
-  while offset < bytes.count {
-    let length = u32(offset)
-    let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
-    let body = Array(bytes[(offset + 8)..<(offset + 8 + length)])
-    #expect(UInt32(u32(offset + 8 + length)) == PNGRenderer.crc32(Array(type.utf8) + body), "CRC of \(type)")
-    if type == "IHDR" {
-      width = u32(offset + 8)
-      height = u32(offset + 12)
-      #expect(Array(body[8...]) == [8, 2, 0, 0, 0])
-    }
-    if type == "IDAT" { idat += body }
-    types.append(type)
-    offset += 12 + length
-  }
-  #expect(types == ["IHDR", "IDAT", "IEND"])
-  #expect(Array(idat[0..<2]) == [0x78, 0x01])
-  var raw: [UInt8] = []
-  var cursor = 2
-  while true {
-    let final = idat[cursor] & 1
-    let length = Int(idat[cursor + 1]) | Int(idat[cursor + 2]) << 8
-    let complement = Int(idat[cursor + 3]) | Int(idat[cursor + 4]) << 8
-    #expect(length ^ complement == 0xffff)
-    raw += idat[(cursor + 5)..<(cursor + 5 + length)]
-    cursor += 5 + length
-    if final == 1 { break }
-  }
-  let high = UInt32(idat[cursor]) << 24 | UInt32(idat[cursor + 1]) << 16
-  let low = UInt32(idat[cursor + 2]) << 8 | UInt32(idat[cursor + 3])
-  let adler = high | low
-  #expect(adler == PNGRenderer.adler32(raw))
-  #expect(raw.count == (width * 3 + 1) * height)
-  var pixels: [UInt8] = []
-  let stride = width * 3 + 1
-  for row in 0..<height {
-    let start = row * stride
-    #expect(raw[start] == 0)
-    pixels += raw[(start + 1)..<(start + stride)]
-  }
-  return (width, height, pixels)
+/// What Python's zlib (scripts/preview/png_info.py, independent of cairo and libpng) reads from a
+/// PNG: size, file size, the colours of some pixels, and how many pixels are dark (text).
+private struct DecodedPNG: Decodable {
+  var width: Int
+  var height: Int
+  var bytes: Int
+  var pixels: [String: [Int]]
+  var dark: Int
 }
 
-@Suite("Screen pictures: SVG and PNG")
+private func decodeWithPython(_ png: Data, pixels: [(Int, Int)] = []) throws -> DecodedPNG {
+  let file = FileManager.default.temporaryDirectory.appendingPathComponent("ss-picture-\(UUID().uuidString).png")
+  try png.write(to: file)
+  defer { try? FileManager.default.removeItem(at: file) }
+  let child = try ChildProcess(
+    executable: "/usr/bin/env",
+    arguments: ["python3", repoPath("scripts/preview/png_info.py"), file.path] + pixels.map { "\($0.0),\($0.1)" },
+    directory: repositoryRoot.path)
+  child.closeInput()
+  let status = child.wait()
+  try #require(status == 0, "png_info.py failed: \(child.errors)")
+  return try JSONDecoder().decode(DecodedPNG.self, from: Data(child.output.utf8))
+}
+
+@Suite("Screen pictures: layout, drawing, SVG and PNG")
 @MainActor
 struct PictureTests {
-  func tree() -> RenderNode {
-    let root = StackView(id: "root", axis: .vertical)
+  /// The counter's shape: a title, a count, two buttons in a row (one disabled), a hidden label.
+  func counterTree(minusEnabled: Bool = false) -> RenderNode {
+    let root = StackView(id: "root", axis: .vertical, spacing: 8)
+    root.addSubview(Label(id: "title", text: "Product"))
     root.addSubview(Label(id: "count", text: "12"))
-    let row = StackView(id: "buttons", axis: .horizontal)
-    row.addSubview(Button(id: "plus", title: "+"))
-    let hidden = Button(id: "minus", title: "-")
-    hidden.isHidden = true
-    row.addSubview(hidden)
+    let row = StackView(id: "buttons", axis: .horizontal, spacing: 4)
+    let minus = Button(id: "minus", title: "-")
+    minus.isEnabled = minusEnabled
+    row.addSubview(minus)
+    let plus = Button(id: "plus", title: "+")
+    plus.isSelected = true
+    row.addSubview(plus)
     root.addSubview(row)
+    let hidden = Label(id: "secret", text: "hidden")
+    hidden.isHidden = true
+    root.addSubview(hidden)
+    root.addSubview(Label(id: "footer", text: "#@$ äé"))
     return root.renderTree()
   }
 
-  @Test("the layout places every node, children inside their parents")
-  func layout() {
-    let picture = ScreenPicture(tree())
-    let boxes = picture.shapes.compactMap { shape -> (Double, Double, Double, Double)? in
-      if case let .box(x, y, width, height, _, _) = shape { return (x, y, width, height) }
+  func item(_ picture: ScreenPicture, _ id: String) -> (item: ScreenPicture.Item, x: Double, y: Double)? {
+    func find(_ item: ScreenPicture.Item, _ x: Double, _ y: Double) -> (ScreenPicture.Item, Double, Double)? {
+      let (ax, ay) = (x + item.frame.x, y + item.frame.y)
+      if item.id == id { return (item, ax, ay) }
+      for child in item.children { if let match = find(child, ax, ay) { return match } }
       return nil
     }
-    #expect(boxes.count == 5)
-    let root = boxes[0]
-    for box in boxes.dropFirst() {
-      #expect(box.0 >= root.0 && box.1 >= root.1 && box.0 + box.2 <= root.0 + root.2 && box.1 + box.3 <= root.1 + root.3)
+    return find(picture.root, 0, 0)
+  }
+
+  @Test("a vertical stack stacks its children with its spacing inside the margins; hidden views take no space")
+  func verticalLayout() throws {
+    let picture = ScreenPicture(counterTree())
+    #expect(picture.width == PictureStyle.screenWidth)
+    let root = try #require(item(picture, "root"))
+    #expect(root.x == PictureStyle.margin && root.y == PictureStyle.margin)
+    #expect(root.item.frame.width == PictureStyle.screenWidth - 2 * PictureStyle.margin)
+    let title = try #require(item(picture, "title"))
+    let count = try #require(item(picture, "count"))
+    let buttons = try #require(item(picture, "buttons"))
+    let footer = try #require(item(picture, "footer"))
+    #expect(count.y == title.y + PictureStyle.labelHeight + 8)
+    #expect(buttons.y == count.y + PictureStyle.labelHeight + 8)
+    #expect(footer.y == buttons.y + PictureStyle.buttonHeight + 8)  // the hidden label between takes nothing
+    let secret = try #require(item(picture, "secret"))
+    #expect(secret.item.frame.width == 0 && secret.item.frame.height == 0)
+    #expect(picture.height == footer.y + PictureStyle.labelHeight + PictureStyle.margin)
+  }
+
+  @Test("a horizontal stack places children left to right with its spacing; buttons fit their titles")
+  func horizontalLayout() throws {
+    let picture = ScreenPicture(counterTree())
+    let minus = try #require(item(picture, "minus"))
+    let plus = try #require(item(picture, "plus"))
+    #expect(plus.x == minus.x + minus.item.frame.width + 4)
+    #expect(plus.y == minus.y)
+    #expect(minus.item.frame.width == PictureStyle.buttonMinWidth)
+    let long = StackView(id: "row", axis: .horizontal, spacing: 4)
+    long.addSubview(Button(id: "b", title: "A rather long title"))
+    let field = TextField(id: "field")
+    long.addSubview(field)
+    let wide = ScreenPicture(long.renderTree())
+    let button = try #require(item(wide, "b"))
+    let text = try #require(item(wide, "field"))
+    #expect(button.item.frame.width == PictureFont.width("A rather long title", size: PictureStyle.textSize) + 2 * PictureStyle.buttonPadding)
+    #expect(text.x + text.item.frame.width == PictureStyle.screenWidth - PictureStyle.margin)  // the field takes the rest
+  }
+
+  @Test("text is measured in the real font: wider strings are wider, and too-long labels shrink with an ellipsis")
+  func textMeasure() throws {
+    #expect(PictureFont.width("WWWW", size: 15) > PictureFont.width("iiii", size: 15))
+    #expect(PictureFont.width("+", size: 15) > 4 && PictureFont.width("+", size: 15) < 15)
+    let fitted = PictureFont.fitted(String(repeating: "tea ", count: 40), width: 100, size: 15)
+    #expect(fitted.hasSuffix("…") && PictureFont.width(fitted, size: 15) <= 100)
+    let row = StackView(id: "row", axis: .horizontal, spacing: 0)
+    row.addSubview(Label(id: "long", text: String(repeating: "word ", count: 40)))
+    row.addSubview(Switch(id: "toggle"))
+    let picture = ScreenPicture(row.renderTree())
+    let toggle = try #require(item(picture, "toggle"))
+    #expect(toggle.x + toggle.item.frame.width <= PictureStyle.screenWidth - PictureStyle.margin + 0.001)
+    let texts = PictureDrawing.commands(for: picture).compactMap { command -> String? in
+      if case .text(let text, _, _, _, _, _) = command { return text }
+      return nil
     }
-    #expect(boxes[3].1 == boxes[4].1)  // horizontal stack: same row
-    #expect(picture.shapes.contains(.text(x: boxes[1].0 + 8, y: boxes[1].1 + 18, "label#count: 12", hidden: false)))
+    #expect(texts.count == 1 && texts[0].hasSuffix("…"))
   }
 
-  @Test("the PNG decodes: valid chunks and stream, the picture's size, borders and ink where expected")
+  @Test("drawing shows states: disabled and selected buttons, a switch that is on, a slider's value, alpha")
+  func drawingStates() throws {
+    let commands = PictureDrawing.commands(for: ScreenPicture(counterTree()))
+    let fills = commands.compactMap { command -> PictureStyle.Color? in
+      if case .rect(_, _, let fill, _) = command { return fill }
+      return nil
+    }
+    #expect(fills.contains(PictureStyle.quietFill))  // minus: disabled
+    #expect(fills.contains(PictureStyle.tint))  // plus: selected
+    #expect(commands.contains { if case .text("-", _, _, PictureStyle.disabledInk, _, _) = $0 { true } else { false } })
+    #expect(commands.contains { if case .text("+", _, _, PictureStyle.background, _, _) = $0 { true } else { false } })
+    #expect(!commands.contains { if case .text("hidden", _, _, _, _, _) = $0 { true } else { false } })
+
+    let controls = StackView(id: "root", axis: .vertical, spacing: 8)
+    controls.addSubview(Switch(id: "on", isOn: true))
+    let slider = Slider(id: "level", value: 3, minimumValue: 0, maximumValue: 4)
+    controls.addSubview(slider)
+    let faded = Label(id: "faded", text: "faded")
+    faded.alpha = 0.5
+    controls.addSubview(faded)
+    let drawn = PictureDrawing.commands(for: ScreenPicture(controls.renderTree()))
+    #expect(drawn.contains { if case .rect(_, _, PictureStyle.switchOn, _) = $0 { true } else { false } })
+    let tracks = drawn.compactMap { command -> Double? in
+      if case .rect(let frame, 2, _, _) = command { return frame.width }
+      return nil
+    }
+    try #require(tracks.count == 2)
+    #expect(abs(tracks[1] / tracks[0] - 0.75) < 0.001)  // filled to 3 of 0…4
+    #expect(drawn.contains(.beginGroup(opacity: 0.5)) && drawn.last == .endGroup)
+  }
+
+  @Test("the PNG is compressed, twice the screen's size, and shows the screen (checked by Python's zlib)")
   func png() throws {
-    let picture = ScreenPicture(tree())
-    let image = try decodeStoredPNG(PNGRenderer.png(tree()))
-    #expect(image.width == Int(picture.width.rounded(.up)) && image.height == Int(picture.height.rounded(.up)))
-    func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(image.pixels[((y * image.width + x) * 3)..<((y * image.width + x) * 3 + 3)]) }
-    #expect(pixel(0, 0) == [255, 255, 255])  // background
-    #expect(pixel(8, 8) == [0x7a, 0x86, 0x9a])  // the root's top-left border
-    var inked = 0
-    for y in 0..<image.height { for x in 0..<image.width where pixel(x, y) == [0x17, 0x2b, 0x4d] { inked += 1 } }
-    #expect(inked > 200)  // captions drawn
+    let picture = ScreenPicture(counterTree(minusEnabled: true))
+    let data = PNGRenderer.png(counterTree(minusEnabled: true))
+    let plus = try #require(item(picture, "plus"))
+    let minus = try #require(item(picture, "minus"))
+    let scale = PNGRenderer.scale
+    let inside = (Int((minus.x + 3) * scale), Int((minus.y + 3) * scale))
+    let plusInside = (Int((plus.x + 3) * scale), Int((plus.y + 3) * scale))
+    let decoded = try decodeWithPython(data, pixels: [(1, 1), inside, plusInside])
+    #expect(decoded.width == Int(picture.width * scale) && decoded.height == Int((picture.height * scale).rounded(.up)))
+    #expect(decoded.bytes == data.count)
+    #expect(decoded.bytes < decoded.width * decoded.height * 3 / 10)  // compressed
+    #expect(decoded.pixels["1,1"] == [255, 255, 255])
+    let fill = PictureStyle.tintFill
+    #expect(decoded.pixels["\(inside.0),\(inside.1)"] == [Int(fill.red), Int(fill.green), Int(fill.blue)])
+    let tint = PictureStyle.tint
+    #expect(decoded.pixels["\(plusInside.0),\(plusInside.1)"] == [Int(tint.red), Int(tint.green), Int(tint.blue)])
+    #expect(decoded.dark > 300)  // the labels' text
   }
 
-  @Test("large pictures span several stored blocks")
-  func multipleBlocks() throws {
-    let root = StackView(id: "root")
-    for index in 0..<60 { root.addSubview(Label(id: "l\(index)", text: String(repeating: "x", count: 40))) }
-    let image = try decodeStoredPNG(PNGRenderer.png(root.renderTree()))
-    #expect(image.width * image.height * 3 > 65_535 * 2)
+  @Test("the counter example's PNG is under 200 KB")
+  func counterExample() throws {
+    let screen = try LuaScreen(path: repoPath("examples/counter/counter.lua"))
+    defer { screen.close() }
+    let data = PNGRenderer.png(screen.root.renderTree())
+    let decoded = try decodeWithPython(data)
+    #expect(decoded.bytes < 200_000)
+    #expect(decoded.width == 780)
   }
 
-  @Test("the SVG shows every node, hidden ones dashed")
+  @Test("the SVG draws the same commands: text as text in the picture font, groups for alpha")
   func svg() {
-    let svg = SVGRenderer.svg(tree())
-    #expect(svg.contains(">label#count: 12</text>"))
-    #expect(svg.contains("stroke-dasharray=\"4 3\""))
-    #expect(svg.components(separatedBy: "<rect").count - 2 == 5)
+    let svg = SVGRenderer.svg(counterTree())
+    #expect(svg.contains("font-family=\"DejaVu Sans, sans-serif\""))
+    #expect(svg.contains(">12</text>") && svg.contains(">Product</text>"))
+    #expect(svg.contains(">#@$ äé</text>"))
+    #expect(!svg.contains(">hidden</text>"))
+    #expect(svg.contains("fill=\"\(PictureStyle.quietFill.css)\""))
+    #expect(svg.hasPrefix("<svg") && svg.hasSuffix("</svg>\n"))
   }
 }

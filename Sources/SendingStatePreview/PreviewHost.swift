@@ -1,0 +1,247 @@
+import Foundation
+import SendingStateHeadless
+import SendingStateLua
+import SendingStateTools
+
+/// The screen behind a preview page: applies the pages' events, reloads the script, and pushes
+/// what changed to every connected page.
+///
+/// Every message to a page is one JSON object:
+///
+/// - `{"type": "full", "version", "tree", "panel"}`: the whole laid-out tree (``PreviewTree``)
+///   and panel, sent on connect and on `sync`;
+/// - `{"type": "patch", "version", "base", "seq"?, "ops": [...], "panel"}`: what changed since
+///   `base` (`ops` may be empty when only the panel changed); `seq` answers the page's message.
+///
+/// The panel is `{"log": [new entries], "state", "diff", "error", "warnings", "status"}`; `state`
+/// is the state's JSON, `diff` the last step's changes (`count: 1 → 2`), `error` the current
+/// problem (`{"message", "file", "line"}`) or null, `log` entries `{"event", "actions", "error"}`.
+///
+/// ```swift
+/// let host = try PreviewHost(path: "examples/counter/counter.lua")
+/// let (id, messages) = host.connect()
+/// host.receive(#"{"seq":1,"verb":"tap","id":"plus"}"#, from: id)
+/// ```
+@MainActor
+package final class PreviewHost {
+  /// One line of the action log.
+  struct LogEntry {
+    var event: String
+    var actions: [String]
+    var error: String?
+
+    var json: String {
+      "{\"event\":\(jsonText(event)),\"actions\":[\(actions.map(jsonText).joined(separator: ","))],\"error\":\(error.map(jsonText) ?? "null")}"
+    }
+  }
+
+  /// The session: the running screen, its path and options.
+  package let session: ScreenSession
+  /// The version of the tree the pages have.
+  package private(set) var version = 0
+  private var tree: PreviewTree
+  private var clients: [Int: AsyncStream<String>.Continuation] = [:]
+  private var nextClient = 0
+  private var log: [LogEntry] = []
+  private var unsentLog: [LogEntry] = []
+  private var diff: [String] = []
+  private var error: (message: String, file: String?, line: Int?, fromReload: Bool)?
+  private var status = ""
+  private var knownAsyncErrors = 0
+  private var limiter = RateLimiter(perSecond: 60, burst: 120)
+
+  /// Most entries kept in the action log.
+  nonisolated package static let logLimit = 200
+  /// Most pages connected at once.
+  nonisolated package static let clientLimit = 16
+
+  /// Opens the screen.
+  ///
+  /// - Throws: ``ToolError`` for a missing file or a broken script.
+  package init(path: String, options: LuaScreen.Options = .init()) throws {
+    session = try ScreenSession(path: path, options: options)
+    tree = PreviewTree(ScreenPicture(session.screen.root.renderTree()))
+  }
+
+  /// How many pages are connected.
+  package var clientCount: Int { clients.count }
+
+  /// Connects a page: its id and the stream of messages to send it (the first is `full`), or
+  /// `nil` when too many pages are connected.
+  package func connect() -> (id: Int, messages: AsyncStream<String>)? {
+    guard clients.count < PreviewHost.clientLimit else { return nil }
+    nextClient += 1
+    let id = nextClient
+    let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(256))
+    clients[id] = continuation
+    continuation.yield(fullMessage())
+    return (id, stream)
+  }
+
+  /// Forgets a page.
+  package func disconnect(_ id: Int) {
+    clients.removeValue(forKey: id)?.finish()
+  }
+
+  /// Ends every page's stream (the server is stopping).
+  package func disconnectAll() {
+    for continuation in clients.values { continuation.finish() }
+    clients.removeAll()
+  }
+
+  // MARK: - Messages from pages
+
+  /// Handles one text frame from page `client`.
+  package func receive(_ text: String, from client: Int) {
+    guard limiter.allow(now: ContinuousClock.now) else {
+      send(patchMessage(seq: nil, problem: "too many events: at most 60 a second; this one was dropped"), to: client)
+      return
+    }
+    let request: PreviewRequest
+    do {
+      request = try PreviewRequest(text: text)
+    } catch {
+      send(patchMessage(seq: nil, problem: "bad message from the page: \(error)"), to: client)
+      return
+    }
+    switch request.action {
+    case .sync:
+      send(fullMessage(), to: client)
+    case .event(let command):
+      apply(command)
+      broadcast(seq: request.seq, origin: client)
+    case .scroll(let list, let first):
+      scroll(list, to: first)
+      broadcast(seq: request.seq, origin: client)
+    }
+  }
+
+  /// Applies `command` to the screen, logging it; a failure becomes the panel's error.
+  package func apply(_ command: EventCommand) {
+    do {
+      let step = try session.apply(command)
+      diff = StateDiff.lines(from: step.before, to: step.after)
+      record(LogEntry(event: step.event, actions: step.actions.map(PreviewHost.summary), error: nil))
+      if error?.fromReload == false { error = nil }
+    } catch {
+      let toolError = ToolError.from(error)
+      diff = []
+      record(LogEntry(event: command.description, actions: [], error: toolError.description))
+      setError(toolError, fromReload: false)
+    }
+  }
+
+  func scroll(_ listID: String, to first: Int) {
+    guard let list = try? session.screen.view(listID) as? ListView else {
+      record(LogEntry(event: "scroll \(listID) \(first)", actions: [], error: "no list with id '\(listID)'"))
+      return
+    }
+    list.simulateScroll(toRow: max(0, first - 1))
+    diff = []
+  }
+
+  private func record(_ entry: LogEntry) {
+    log.append(entry)
+    unsentLog.append(entry)
+    if log.count > PreviewHost.logLimit { log.removeFirst(log.count - PreviewHost.logLimit) }
+    if unsentLog.count > PreviewHost.logLimit { unsentLog.removeFirst(unsentLog.count - PreviewHost.logLimit) }
+  }
+
+  private func setError(_ toolError: ToolError, fromReload: Bool) {
+    if case .script(let scriptError) = toolError {
+      error = (toolError.description, scriptError.chunk, scriptError.line, fromReload)
+    } else {
+      error = (toolError.description, nil, nil, fromReload)
+    }
+  }
+
+  static func summary(_ action: LuaValue) -> String {
+    if case .table(let table) = action, table.fields.count == 1, let type = table.fields["type"]?.stringValue {
+      return type
+    }
+    return StateDiff.literal(action)
+  }
+
+  // MARK: - Reloading and effects
+
+  /// Reloads the script keeping the state; on failure the previous version keeps running and the
+  /// error is shown. Pushes the result to every page.
+  package func reload() {
+    do {
+      try session.reload()
+      error = nil
+      status = "reloaded \((session.path as NSString).lastPathComponent) (state kept)"
+      knownAsyncErrors = 0
+    } catch {
+      setError(ToolError.from(error), fromReload: true)
+      status = "reload failed: the previous version keeps running"
+    }
+    diff = []
+    broadcast(seq: nil, origin: nil)
+    status = ""
+  }
+
+  /// Pushes changes made without an event (effects finishing, their errors); called on a timer.
+  package func refresh() {
+    guard !clients.isEmpty else { return }
+    let errors = session.screen.asyncErrors
+    var changed = false
+    if errors.count > knownAsyncErrors, let last = errors.last {
+      knownAsyncErrors = errors.count
+      setError(.script(last), fromReload: false)
+      changed = true
+    }
+    broadcast(seq: nil, origin: nil, force: changed)
+  }
+
+  // MARK: - Messages to pages
+
+  private func send(_ message: String, to client: Int) {
+    clients[client]?.yield(message)
+  }
+
+  /// Sends what changed to every page; `seq` only to the page that asked (`origin`). Without
+  /// `seq` or `force`, nothing is sent when nothing changed.
+  private func broadcast(seq: Int?, origin: Int?, force: Bool = true) {
+    let next = PreviewTree(ScreenPicture(session.screen.root.renderTree()))
+    let operations = next.patch(from: tree)
+    guard force || seq != nil || !operations.isEmpty || !unsentLog.isEmpty else { return }
+    let base = version
+    if !operations.isEmpty {
+      version += 1
+      tree = next
+    }
+    let body = "\"ops\":[\(operations.joined(separator: ","))],\"panel\":\(panel(log: unsentLog))}"
+    unsentLog = []
+    for (id, continuation) in clients {
+      let echoed = id == origin ? seq.map(String.init) ?? "null" : "null"
+      continuation.yield("{\"type\":\"patch\",\"version\":\(version),\"base\":\(base),\"seq\":\(echoed),\(body)")
+    }
+  }
+
+  private func patchMessage(seq: Int?, problem: String) -> String {
+    let saved = error
+    error = (problem, nil, nil, false)
+    defer { error = saved }
+    return "{\"type\":\"patch\",\"version\":\(version),\"base\":\(version),\"seq\":\(seq.map(String.init) ?? "null"),\"ops\":[],\"panel\":\(panel(log: []))}"
+  }
+
+  private func fullMessage() -> String {
+    "{\"type\":\"full\",\"version\":\(version),\"tree\":\(tree.json),\"panel\":\(panel(log: log))}"
+  }
+
+  private func panel(log entries: [LogEntry]) -> String {
+    let screen = session.screen
+    let errorJSON = error.map { error in
+      "{\"message\":\(jsonText(error.message)),\"file\":\(error.file.map(jsonText) ?? "null"),\"line\":\(error.line.map(String.init) ?? "null")}"
+    }
+    return "{\"name\":\(jsonText(screen.name ?? (session.path as NSString).lastPathComponent)),"
+      + "\"path\":\(jsonText(session.path)),"
+      + "\"log\":[\(entries.map(\.json).joined(separator: ","))],"
+      + "\"state\":\(StateDiff.literal(screen.state)),"
+      + "\"diff\":[\(diff.map(jsonText).joined(separator: ","))],"
+      + "\"error\":\(errorJSON ?? "null"),"
+      + "\"warnings\":[\(screen.warnings.suffix(50).map(jsonText).joined(separator: ","))],"
+      + "\"status\":\(jsonText(status))}"
+  }
+}

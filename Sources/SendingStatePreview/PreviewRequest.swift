@@ -1,0 +1,157 @@
+import Foundation
+import SendingStateTools
+
+/// One message from the page, decoded and bounded.
+///
+/// The page sends JSON text frames:
+///
+/// ```json
+/// {"seq": 7, "verb": "tap", "id": "plus"}
+/// {"seq": 8, "verb": "set", "id": "favorite", "value": "on", "row": ["items", 2]}
+/// {"seq": 9, "verb": "type", "id": "draft", "value": "buy \"tea\""}
+/// {"seq": 10, "verb": "gesture", "id": "card", "kind": "swipe", "params": {"direction": "left"}}
+/// {"seq": 11, "line": "tap plus"}
+/// {"seq": 12, "scroll": {"list": "items", "first": 5}}
+/// {"seq": 13, "sync": true}
+/// ```
+///
+/// `verb`/`line` messages become the CLI's EVENTs (``EventCommand``), so everything a page does
+/// can be replayed with `sendingstate run --send`. `scroll` moves a list's window (the EVENT
+/// grammar has no scroll yet); `sync` asks for the whole tree again.
+package struct PreviewRequest: Equatable, Sendable {
+  /// What the page asks for.
+  package enum Action: Equatable, Sendable {
+    /// Apply an EVENT.
+    case event(EventCommand)
+    /// Scroll the list `list` so row `first` (from 1) is the first visible row.
+    case scroll(list: String, first: Int)
+    /// Send the whole tree and panel again.
+    case sync
+  }
+
+  /// The page's sequence number, echoed in the reply (for latency and ordering).
+  package var seq: Int
+  /// What to do.
+  package var action: Action
+
+  /// The largest message accepted, in bytes.
+  package static let maximumSize = 16 * 1024
+  /// The longest id, event name or gesture kind accepted.
+  package static let maximumNameLength = 200
+  /// The longest value (typed text) accepted.
+  package static let maximumValueLength = 8 * 1024
+
+  /// A message the page got wrong: the reason, for the page's error panel.
+  package struct Invalid: Error, Equatable, CustomStringConvertible {
+    /// What is wrong and how to send it instead.
+    package var description: String
+  }
+
+  private struct Wire: Decodable {
+    var seq: Int?
+    var verb: String?
+    var id: String?
+    var value: String?
+    var kind: String?
+    var params: [String: String]?
+    var row: [Row]?
+    var line: String?
+    var scroll: Scroll?
+    var sync: Bool?
+  }
+
+  private enum Row: Decodable, Equatable {
+    case text(String)
+    case number(Int)
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if let number = try? container.decode(Int.self) {
+        self = .number(number)
+      } else {
+        self = .text(try container.decode(String.self))
+      }
+    }
+  }
+
+  private struct Scroll: Decodable {
+    var list: String
+    var first: Int
+  }
+
+  /// Decodes one text frame.
+  ///
+  /// - Throws: ``Invalid`` naming what is wrong (too big, not JSON, a missing field, an unknown
+  ///   verb, a bad EVENT line).
+  package init(text: String) throws {
+    guard text.utf8.count <= PreviewRequest.maximumSize else {
+      throw Invalid(description: "message too large (\(text.utf8.count) bytes; at most \(PreviewRequest.maximumSize))")
+    }
+    let wire: Wire
+    do {
+      wire = try JSONDecoder().decode(Wire.self, from: Data(text.utf8))
+    } catch {
+      throw Invalid(description: "message is not the preview's JSON ({\"seq\":1,\"verb\":\"tap\",\"id\":\"plus\"})")
+    }
+    seq = wire.seq ?? 0
+    if wire.sync == true {
+      action = .sync
+    } else if let scroll = wire.scroll {
+      try PreviewRequest.checkName(scroll.list, "scroll.list")
+      action = .scroll(list: scroll.list, first: scroll.first)
+    } else if let line = wire.line {
+      guard line.utf8.count <= PreviewRequest.maximumValueLength else { throw Invalid(description: "EVENT line too long") }
+      do {
+        action = .event(try EventCommand(parsing: line))
+      } catch {
+        throw Invalid(description: ToolError.from(error).description)
+      }
+    } else if let verb = wire.verb {
+      action = .event(try PreviewRequest.command(verb: verb, wire: wire))
+    } else {
+      throw Invalid(description: "message has no verb, line, scroll or sync")
+    }
+  }
+
+  static func checkName(_ name: String, _ field: String) throws {
+    guard !name.isEmpty, name.utf8.count <= maximumNameLength else {
+      throw Invalid(description: "\(field) must be 1…\(maximumNameLength) bytes")
+    }
+  }
+
+  private static func command(verb: String, wire: Wire) throws -> EventCommand {
+    guard let id = wire.id else { throw Invalid(description: "'\(verb)' needs an id") }
+    try checkName(id, "id")
+    func value() throws -> String {
+      guard let value = wire.value else { throw Invalid(description: "'\(verb) \(id)' needs a value") }
+      guard value.utf8.count <= maximumValueLength else { throw Invalid(description: "value too long (at most \(maximumValueLength) bytes)") }
+      return value
+    }
+    func kind() throws -> String {
+      guard let kind = wire.kind else { throw Invalid(description: "'\(verb) \(id)' needs a kind") }
+      try checkName(kind, "kind")
+      return kind
+    }
+    let command: EventCommand
+    switch verb {
+    case "tap": command = .tap(id)
+    case "send": command = .send(id, try kind())
+    case "set": command = .set(id, try value())
+    case "type": command = .type(id, try value())
+    case "gesture":
+      let params = wire.params ?? [:]
+      guard params.count <= 10, params.allSatisfy({ $0.key.utf8.count <= 40 && $0.value.utf8.count <= 100 }) else {
+        throw Invalid(description: "gesture parameters: at most 10, short keys and values")
+      }
+      command = .gesture(id, try kind(), params)
+    default:
+      throw Invalid(description: "unknown verb '\(verb.prefix(40))' (tap, send, set, type, gesture)")
+    }
+    guard let row = wire.row else { return command }
+    guard row.count == 2, case .text(let list) = row[0], case .number(let index) = row[1], index >= 1 else {
+      throw Invalid(description: "row must be [LISTID, INDEX from 1]")
+    }
+    try checkName(list, "row list")
+    return .row(list, index, command)
+  }
+}

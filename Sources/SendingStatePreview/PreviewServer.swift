@@ -1,0 +1,248 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import SendingStateLua
+import ServiceLifecycle
+
+/// The live preview: an HTTP and WebSocket server (Hummingbird 2) for one screen.
+///
+/// ```text
+/// GET  /TOKEN/             the page (a phone frame and a side panel)
+/// GET  /TOKEN/preview.js   its script;  GET /TOKEN/preview.css  its style
+/// GET  /TOKEN/files/PATH   an image from the screen's folders (nothing else)
+/// WS   /TOKEN/ws           events in, patches out (see ``PreviewHost``, ``PreviewRequest``)
+/// ```
+///
+/// Safe by default: it listens on 127.0.0.1 unless told otherwise; every path starts with a
+/// random token, and anything else is a 404; on loopback the `Host` header must name loopback
+/// (no DNS rebinding), and a WebSocket's `Origin` must be the page's own; pages are served with a
+/// strict content security policy and no referrer; messages, pages and rates are bounded. It
+/// stops cleanly on SIGINT, SIGTERM and SIGHUP (the terminal closing): pages are disconnected,
+/// the screen is closed.
+///
+/// ```swift
+/// let server = try PreviewServer(path: "examples/counter/counter.lua")
+/// try await server.run { url in print(url) }
+/// ```
+package struct PreviewServer: Sendable {
+  /// Where to listen.
+  package struct Configuration: Sendable {
+    /// The address to bind: loopback unless asked.
+    package var host = "127.0.0.1"
+    /// The port (0: any free port).
+    package var port = 0
+    /// How often the script's folders are checked for changes.
+    package var watchInterval: Duration = .milliseconds(250)
+    /// How often effects' results are looked for.
+    package var refreshInterval: Duration = .milliseconds(100)
+
+    /// The default: 127.0.0.1, any free port.
+    package init(host: String = "127.0.0.1", port: Int = 0) {
+      self.host = host
+      self.port = port
+    }
+
+    /// Whether `host` is a loopback address.
+    package var isLoopback: Bool {
+      host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+  }
+
+  /// The screen behind the page.
+  package let host: PreviewHost
+  /// The secret in the URL.
+  package let token: PreviewToken
+  /// Where it listens.
+  package let configuration: Configuration
+  /// The images it may serve.
+  package let files: FileGuard
+  /// The folders watched for changes.
+  package let folders: [String]
+
+  /// The largest WebSocket frame accepted.
+  package static let maximumFrame = PreviewRequest.maximumSize
+
+  /// Opens the screen at `path` (see ``PreviewHost``).
+  @MainActor
+  package init(path: String, options: LuaScreen.Options = .init(), configuration: Configuration = .init(), token: PreviewToken = PreviewToken()) throws {
+    host = try PreviewHost(path: path, options: options)
+    self.token = token
+    self.configuration = configuration
+    let folder = (path as NSString).deletingLastPathComponent
+    folders = [folder.isEmpty ? "." : folder] + options.scriptRoots
+    files = FileGuard(folders: folders)
+  }
+
+  /// Serves until a stop signal (or the task is cancelled); `onListening` gets the page's URL.
+  package func run(onListening: @escaping @Sendable (String) async -> Void) async throws {
+    var logger = Logger(label: "sendingstate.preview")
+    logger.logLevel = .warning
+    let router = makeRouter()
+    let configuration = self.configuration
+    let token = self.token
+    let app = Application(
+      router: router,
+      // The closure form of the upgrade, not the router's `ws` route: that one keeps each
+      // connection's request context in a reference cycle (hummingbird-websocket 2.8.1), which
+      // would leak the screen behind it.
+      server: .http1WebSocketUpgrade(
+        configuration: .init(http1: .init(idleTimeout: .seconds(60)), ws: .init(maxFrameSize: PreviewServer.maximumFrame))
+      ) { [self] head, _, _ in
+        guard upgradeAllowed(head) else { return .dontUpgrade }
+        return .upgrade([:]) { inbound, outbound, _ in
+          try await serve(inbound: inbound, outbound: outbound)
+        }
+      },
+      configuration: .init(
+        address: .hostname(configuration.host, port: configuration.port), serverName: nil,
+        availableConnectionsDelegate: MaximumAvailableConnections(PreviewHost.clientLimit * 4)),
+      onServerRunning: { channel in
+        let port = channel.localAddress?.port ?? configuration.port
+        let shown = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        await onListening("http://\(shown):\(port)/\(token)/")
+      },
+      logger: logger
+    )
+    let ticker = Ticker(host: host, folders: folders, configuration: configuration)
+    let group = ServiceGroup(
+      configuration: .init(services: [app, ticker], gracefulShutdownSignals: [.sigterm, .sigint, .sighup], logger: logger))
+    try await group.run()
+    await MainActor.run {
+      host.disconnectAll()
+      host.session.screen.close()
+    }
+  }
+
+  // MARK: - Routes
+
+  func makeRouter() -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
+    let server = self
+    router.get("{token}") { request, context in
+      guard server.allowed(request, context) else { return Response(status: .notFound) }
+      guard request.uri.path.hasSuffix("/") else {  // relative links need the slash
+        return Response(status: .movedPermanently, headers: [.location: "/\(server.token)/"])
+      }
+      return server.document(PreviewPage.html, type: "text/html; charset=utf-8")
+    }
+    router.get("{token}/preview.js") { request, context in
+      guard server.allowed(request, context) else { return Response(status: .notFound) }
+      return server.document(PreviewScript.source, type: "text/javascript; charset=utf-8")
+    }
+    router.get("{token}/preview.css") { request, context in
+      guard server.allowed(request, context) else { return Response(status: .notFound) }
+      return server.document(PreviewPage.css, type: "text/css; charset=utf-8")
+    }
+    router.get("{token}/files/**") { request, context in
+      guard server.allowed(request, context),
+        let file = server.files.resolve(context.parameters.getCatchAll()),
+        let data = FileManager.default.contents(atPath: file.path)
+      else { return Response(status: .notFound) }
+      var headers = server.securityHeaders
+      headers[.contentType] = file.type
+      return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+    return router
+  }
+
+  /// The token matches and, on loopback, the `Host` header names loopback.
+  func allowed(_ request: Request, _ context: BasicRequestContext) -> Bool {
+    allowed(token: context.parameters.get("token"), authority: request.head.authority)
+  }
+
+  func allowed(token given: String?, authority: String?) -> Bool {
+    guard let given, token.matches(given) else { return false }
+    guard configuration.isLoopback else { return true }
+    guard let authority else { return false }
+    let name = authority.hasPrefix("[") ? String(authority.prefix { $0 != "]" }.dropFirst()) : String(authority.prefix { $0 != ":" })
+    return name == "localhost" || name == "::1" || name.hasPrefix("127.")
+  }
+
+  /// `GET /TOKEN/ws` with the token, a loopback `Host`, and (when a browser sends one) the
+  /// page's own `Origin`.
+  func upgradeAllowed(_ head: HTTPRequest) -> Bool {
+    guard head.method == .get, let path = head.path?.split(separator: "?").first else { return false }
+    let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].isEmpty, parts[2] == "ws", allowed(token: String(parts[1]), authority: head.authority) else {
+      return false
+    }
+    guard let origin = head.headerFields[.origin] else { return true }
+    return origin == "http://\(head.authority ?? "")"
+  }
+
+  var securityHeaders: HTTPFields {
+    [
+      .cacheControl: "no-store",
+      .xContentTypeOptions: "nosniff",
+      HTTPField.Name("Referrer-Policy")!: "no-referrer",
+      HTTPField.Name("X-Frame-Options")!: "DENY",
+      .contentSecurityPolicy:
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    ]
+  }
+
+  func document(_ text: String, type: String) -> Response {
+    var headers = securityHeaders
+    headers[.contentType] = type
+    return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+  }
+
+  // MARK: - A page's WebSocket
+
+  func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+    guard let (client, messages) = await host.connect() else {
+      try await outbound.close(.policyViolation, reason: "too many pages are connected")
+      return
+    }
+    let host = self.host
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for await message in messages { try await outbound.write(.text(message)) }
+      }
+      group.addTask {
+        for try await message in inbound.messages(maxSize: PreviewServer.maximumFrame) {
+          guard case .text(let text) = message else { continue }
+          await host.receive(text, from: client)
+        }
+      }
+      defer { group.cancelAll() }
+      do {
+        try await group.next()
+      } catch {
+        await host.disconnect(client)
+        throw error
+      }
+    }
+    await host.disconnect(client)
+  }
+
+  /// Reloads on change and pushes effects' results, until the server stops.
+  struct Ticker: Service {
+    let host: PreviewHost
+    let folders: [String]
+    let configuration: Configuration
+
+    func run() async throws {
+      let host = self.host
+      let folders = self.folders
+      let configuration = self.configuration
+      await cancelWhenGracefulShutdown {
+        var watcher = FolderWatcher(folders: folders)
+        var lastPoll = ContinuousClock.now
+        while !Task.isCancelled {
+          try? await Task.sleep(for: configuration.refreshInterval)
+          await host.refresh()
+          if lastPoll.duration(to: .now) >= configuration.watchInterval {
+            lastPoll = .now
+            if watcher.poll() { await host.reload() }
+          }
+        }
+      }
+      await host.disconnectAll()
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import SendingStateTools
+import Testing
+
+@testable import SendingStatePreview
+
+/// The label `id`'s text in a `full` message's tree, or in a patch's operations.
+private func text(of id: String, in node: [String: Any]) -> String? {
+  if node["id"] as? String == id { return (node["p"] as? [String: Any])?["text"] as? String }
+  for child in node["c"] as? [[String: Any]] ?? [] {
+    if let found = text(of: id, in: child) { return found }
+  }
+  return nil
+}
+
+@Suite("Preview host: events in, patches and the panel out, reloads keeping state")
+@MainActor
+struct PreviewHostTests {
+  @Test("a page gets the whole tree, then only what a tap changed, with the log, state diff and its seq")
+  func tapRoundTrip() async throws {
+    let host = try PreviewHost(path: repoPath("examples/counter/counter.lua"))
+    defer { host.session.screen.close() }
+    let (client, messages) = try #require(host.connect())
+    var iterator = messages.makeAsyncIterator()
+    let full = try object(await iterator.next())
+    #expect(full["type"] as? String == "full")
+    #expect(text(of: "count", in: try #require(full["tree"] as? [String: Any])) == "1")
+
+    host.receive(#"{"seq":7,"verb":"tap","id":"plus"}"#, from: client)
+    let patch = try object(await iterator.next())
+    #expect(patch["type"] as? String == "patch")
+    #expect(patch["seq"] as? Int == 7)
+    #expect(patch["base"] as? Int == 0 && patch["version"] as? Int == 1)
+    let operations = try #require(patch["ops"] as? [[String: Any]])
+    #expect(operations.count == 1)  // only the count label changed
+    #expect((operations.first?["p"] as? [String: Any])?["text"] as? String == "2")
+    let panel = try #require(patch["panel"] as? [String: Any])
+    let log = try #require(panel["log"] as? [[String: Any]])
+    #expect(log.first?["event"] as? String == "tap plus" && log.first?["actions"] as? [String] == ["increment"])
+    #expect(panel["diff"] as? [String] == ["count: 1 → 2"])
+    #expect((panel["state"] as? [String: Any])?["count"] as? Int == 2)
+    #expect(panel["error"] is NSNull)
+    host.disconnect(client)
+    #expect(host.clientCount == 0)
+  }
+
+  @Test("a bad event shows its error; an unknown id lists the ids")
+  func eventErrors() async throws {
+    let host = try PreviewHost(path: repoPath("examples/counter/counter.lua"))
+    defer { host.session.screen.close() }
+    let (client, messages) = try #require(host.connect())
+    var iterator = messages.makeAsyncIterator()
+    _ = await iterator.next()
+    host.receive(#"{"seq":1,"verb":"tap","id":"plu"}"#, from: client)
+    let panel = try #require(try object(await iterator.next())["panel"] as? [String: Any])
+    let message = try #require((panel["error"] as? [String: Any])?["message"] as? String)
+    #expect(message.contains("no view with id 'plu'") && message.contains("plus"))
+    host.receive("{", from: client)
+    let bad = try #require(try object(await iterator.next())["panel"] as? [String: Any])
+    #expect(((bad["error"] as? [String: Any])?["message"] as? String)?.contains("bad message from the page") == true)
+  }
+
+  @Test("reload keeps the state; a broken script shows file:line and the last good version keeps running")
+  func reload() async throws {
+    let (folder, screen) = try copyExample("counter", screen: "counter.lua")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let host = try PreviewHost(path: screen)
+    defer { host.session.screen.close() }
+    let (_, messages) = try #require(host.connect())
+    var iterator = messages.makeAsyncIterator()
+    _ = await iterator.next()
+    host.apply(.tap("plus"))
+    let original = try String(contentsOfFile: screen, encoding: .utf8)
+    try original.replacingOccurrences(of: "\"host API \" .. ss.version", with: "\"edited\"").write(toFile: screen, atomically: true, encoding: .utf8)
+    host.reload()
+    let reloaded = try object(await iterator.next())
+    let operations = try #require(reloaded["ops"] as? [[String: Any]])
+    #expect(operations.contains { ($0["p"] as? [String: Any])?["text"] as? String == "edited" })
+    #expect(((reloaded["panel"] as? [String: Any])?["status"] as? String)?.hasPrefix("reloaded counter.lua") == true)
+    #expect(host.session.screen.state["count"] == .integer(2))
+
+    try "return {".write(toFile: screen, atomically: true, encoding: .utf8)
+    host.reload()
+    let broken = try #require(try object(await iterator.next())["panel"] as? [String: Any])
+    let error = try #require(broken["error"] as? [String: Any])
+    #expect((error["file"] as? String)?.hasSuffix("counter.lua") == true)
+    #expect(error["line"] as? Int == 1)
+    host.apply(.tap("plus"))
+    #expect(host.session.screen.state["count"] == .integer(3))  // the previous version runs on
+  }
+
+  @Test("scrolling a list moves its window; at most 16 pages; events are rate limited")
+  func scrollAndLimits() async throws {
+    let host = try PreviewHost(path: repoPath("examples/products/products.lua"))
+    defer {
+      host.disconnectAll()
+      host.session.screen.close()
+    }
+    let (client, messages) = try #require(host.connect())
+    var iterator = messages.makeAsyncIterator()
+    _ = await iterator.next()
+    host.receive(#"{"seq":1,"scroll":{"list":"items","first":5}}"#, from: client)
+    let patch = try object(await iterator.next())
+    let operations = try #require(patch["ops"] as? [[String: Any]])
+    #expect(operations.contains { ($0["p"] as? [String: Any])?["first"] as? Int == 5 })
+    #expect(operations.contains { ($0["p"] as? [String: Any])?["text"] as? String == "Mint" })
+    for _ in 1..<PreviewHost.clientLimit { #expect(host.connect() != nil) }
+    #expect(host.connect() == nil)
+    var limited = false
+    for index in 0..<200 {
+      host.receive(#"{"seq":\#(index),"sync":true}"#, from: client)
+      if let text = await iterator.next(), text.contains("too many events") {
+        limited = true
+        break
+      }
+    }
+    #expect(limited)
+  }
+}

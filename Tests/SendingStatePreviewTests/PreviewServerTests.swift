@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+@testable import SendingStatePreview
+
+/// Where the server said it listens.
+private actor Announced {
+  var url: String?
+  func set(_ url: String) { self.url = url }
+}
+
+@Suite("Preview server: through its socket, as a browser would reach it")
+struct PreviewServerTests {
+  @Test("the page needs the token and a loopback Host; the WebSocket drives the screen; cancelling stops it")
+  func endToEnd() async throws {
+    let token = PreviewToken(value: "0123456789abcdef0123456789abcdef")
+    let server = try await MainActor.run {
+      try PreviewServer(path: repoPath("examples/counter/counter.lua"), token: token)
+    }
+    let announced = Announced()
+    let task = Task { try await server.run { await announced.set($0) } }
+    var url: String?
+    for _ in 0..<200 where url == nil {
+      try await Task.sleep(for: .milliseconds(20))
+      url = await announced.url
+    }
+    let address = try #require(url)
+    #expect(address.hasPrefix("http://127.0.0.1:") && address.hasSuffix("/\(token)/"))
+    let port = try #require(Int(address.dropFirst("http://127.0.0.1:".count).prefix { $0.isNumber }))
+
+    let page = try LoopbackClient.get(port: port, path: "/\(token)/")
+    #expect(page.status == 200 && page.body.contains("preview.js"))
+    #expect(page.head.contains("Content-Security-Policy: default-src 'none'"))
+    #expect(page.head.contains("Referrer-Policy: no-referrer"))
+    #expect(try LoopbackClient.get(port: port, path: "/\(token)").status == 301)
+    #expect(try LoopbackClient.get(port: port, path: "/").status == 404)
+    #expect(try LoopbackClient.get(port: port, path: "/ffffffffffffffffffffffffffffffff/").status == 404)
+    #expect(try LoopbackClient.get(port: port, path: "/\(token)/", host: "evil.example:\(port)").status == 404)
+    #expect(try LoopbackClient.get(port: port, path: "/\(token)/files/counter.lua").status == 404)
+
+    let upgrade = [
+      "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13",
+    ]
+    let foreign = try LoopbackClient(port: port)
+    foreign.write(Array((["GET /\(token)/ws HTTP/1.1", "Host: 127.0.0.1:\(port)", "Origin: http://evil.example"] + upgrade).joined(separator: "\r\n").utf8) + [13, 10, 13, 10])
+    #expect(!foreign.readHead().contains(" 101 "))
+
+    let socket = try LoopbackClient(port: port)
+    socket.write(Array((["GET /\(token)/ws HTTP/1.1", "Host: 127.0.0.1:\(port)", "Origin: http://127.0.0.1:\(port)"] + upgrade).joined(separator: "\r\n").utf8) + [13, 10, 13, 10])
+    let head = socket.readHead()
+    #expect(head.contains(" 101 ") && head.contains("s3pPLMBiTxaQ9kYGzzhZRbK+xOo="))
+    #expect(try object(socket.receiveText())["type"] as? String == "full")
+    socket.sendText(#"{"seq":1,"verb":"tap","id":"plus"}"#)
+    let patch = try object(socket.receiveText())
+    #expect(patch["seq"] as? Int == 1)
+    #expect(((patch["ops"] as? [[String: Any]])?.first?["p"] as? [String: Any])?["text"] as? String == "2")
+
+    task.cancel()
+    _ = await task.result
+    #expect(socket.receiveText() == nil)  // the page is disconnected
+    #expect((try? LoopbackClient(port: port)) == nil)  // nothing listens any more
+    await MainActor.run { #expect(server.host.session.screen.isClosed) }
+  }
+}

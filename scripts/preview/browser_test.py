@@ -1,0 +1,367 @@
+#!/usr/bin/env python3
+"""Browser tests of `sendingstate preview`, in Debian's Chromium driven by Selenium.
+
+Each test starts the real CLI on a copy of an example (so edits never touch the repository),
+opens the page in headless Chromium, and acts as a person would: clicks, types, drags, scrolls,
+edits and breaks the script. Screenshots for the README are written to --screenshots.
+
+Usage: browser_test.py --binary .build/debug/sendingstate --screenshots docs/screenshots
+The last line is `N passed, N failed`; the exit code is 1 when a test failed.
+"""
+import argparse
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.parse
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ARGS = None
+TESTS = []
+WAIT = 10
+
+
+def test(function):
+    TESTS.append(function)
+    return function
+
+
+class Preview:
+    """`sendingstate preview` on a copy of an example folder, stopped with a signal."""
+
+    def __init__(self, example, screen, extra=()):
+        self.folder = tempfile.mkdtemp(prefix="ss-preview-")
+        shutil.copytree(os.path.join(ROOT, "examples", example), os.path.join(self.folder, example))
+        self.screen = os.path.join(self.folder, example, screen)
+        args = [ARGS.binary, "preview", self.screen] + [a.replace("@EXAMPLE", os.path.join(self.folder, example)) for a in extra]
+        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        line = self.process.stdout.readline()
+        match = re.search(r"preview: (http://\S+)", line)
+        if not match:
+            self.process.kill()
+            raise AssertionError("no URL from preview: %r %s" % (line, self.process.stderr.read()))
+        self.url = match.group(1)
+
+    def path(self, name):
+        return os.path.join(os.path.dirname(self.screen), name)
+
+    def stop(self, sig=signal.SIGINT):
+        self.process.send_signal(sig)
+        try:
+            rest, errors = self.process.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            raise AssertionError("preview did not stop within 10 s of %s" % sig.name)
+        shutil.rmtree(self.folder, ignore_errors=True)
+        return self.process.returncode, rest, errors
+
+
+def open_browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = ARGS.chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1120,900",
+                 "--force-device-scale-factor=1", "--lang=en-US", "--hide-scrollbars", "--font-render-hinting=none"):
+        options.add_argument(flag)
+    return webdriver.Chrome(options=options, service=Service(ARGS.chromedriver))
+
+
+def until(driver, condition, what):
+    try:
+        return WebDriverWait(driver, WAIT).until(lambda d: condition())
+    except Exception:
+        raise AssertionError("timed out waiting for " + what)
+
+
+def view(driver, selector):
+    return driver.find_element(By.CSS_SELECTOR, selector)
+
+
+def label(driver, selector):
+    return view(driver, selector + " > .text").text
+
+
+def state(driver):
+    return json.loads(driver.find_element(By.ID, "state").get_attribute("textContent"))
+
+
+def ready(driver, preview):
+    driver.get(preview.url)
+    until(driver, lambda: driver.execute_script("return window.preview && window.preview.connected && window.preview.version >= 0"),
+          "the page to connect")
+    until(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#screen .v"), "the screen to be drawn")
+
+
+def shot(driver, name):
+    if ARGS.screenshots:
+        os.makedirs(ARGS.screenshots, exist_ok=True)
+        driver.find_element(By.TAG_NAME, "body").screenshot(os.path.join(ARGS.screenshots, name))
+
+
+def edit(path, old, new):
+    text = open(path, encoding="utf-8").read()
+    assert old in text, "%r not in %s" % (old, path)
+    time.sleep(0.05)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text.replace(old, new, 1))
+
+
+# ---- tests ----------------------------------------------------------------------------------
+
+@test
+def counter_tap_changes_the_label(driver):
+    preview = Preview("counter", "counter.lua")
+    try:
+        ready(driver, preview)
+        assert label(driver, '[data-id="count"]') == "1"
+        assert label(driver, '[data-id="title"]') == "Product"
+        view(driver, '[data-id="plus"] button').click()
+        until(driver, lambda: label(driver, '[data-id="count"]') == "2", "the count to become 2")
+        until(driver, lambda: "tap plus" in driver.find_element(By.ID, "log").text, "the action log")
+        assert "increment" in driver.find_element(By.ID, "log").text
+        assert state(driver)["count"] == 2
+        assert "count: 1 → 2" in driver.find_element(By.ID, "diff").text
+        latency = driver.execute_script("return window.preview.latency")
+        assert latency is not None and latency < 1000, latency
+        print("    round trip of a tap: %.1f ms" % latency)
+        # Minus is disabled at 0: a double tap on the count resets it (a gesture).
+        ActionChains(driver).double_click(view(driver, '[data-id="count"]')).perform()
+        until(driver, lambda: label(driver, '[data-id="count"]') == "0", "the double tap to reset")
+        assert not view(driver, '[data-id="minus"] button').is_enabled()
+        assert "gesture count tap taps=2" in driver.find_element(By.ID, "log").text
+        for _ in range(3):
+            view(driver, '[data-id="plus"] button').click()
+        until(driver, lambda: label(driver, '[data-id="count"]') == "3", "three taps")
+        assert view(driver, '[data-id="minus"] button').is_enabled()
+        shot(driver, "counter.png")
+        # The console takes EVENTs as typed on the command line.
+        console = driver.find_element(By.ID, "console-input")
+        console.send_keys("tap minus", Keys.ENTER)
+        until(driver, lambda: label(driver, '[data-id="count"]') == "2", "the console's tap minus")
+    finally:
+        code, out, _ = preview.stop(signal.SIGINT)
+    assert code == 0 and "preview stopped" in out, (code, out)
+
+
+@test
+def tasks_type_add_and_toggle(driver):
+    preview = Preview("tasks", "tasks.lua")
+    try:
+        ready(driver, preview)
+        add = view(driver, '[data-id="add"] button')
+        assert not add.is_enabled()
+        field = view(driver, '[data-id="draft"] input')
+        assert field.get_attribute("placeholder") == "What needs doing?"
+        field.click()
+        field.send_keys("buy tea")
+        until(driver, lambda: state(driver)["draft"] == "buy tea", "the draft in the state")
+        until(driver, lambda: add.is_enabled(), "Add to be enabled")
+        add.click()
+        until(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, '[data-id="tasks"] > [data-kind="row"]')) == 1, "a row")
+        until(driver, lambda: field.get_attribute("value") == "", "the field to clear")
+        field.send_keys("call mum", Keys.ENTER)
+        until(driver, lambda: state(driver)["draft"] == "call mum", "the second draft")
+        view(driver, '[data-id="add"] button').click()
+        until(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, '[data-id="tasks"] > [data-kind="row"]')) == 2, "two rows")
+        rows = driver.find_elements(By.CSS_SELECTOR, '[data-id="tasks"] > [data-kind="row"]')
+        assert rows[0].find_element(By.CSS_SELECTOR, '[data-id="title"] > .text').text == "buy tea"
+        assert label(driver, '[data-id="left"]') == "2 left"
+        rows[0].find_element(By.CSS_SELECTOR, '[data-id="done"] .switch').click()
+        until(driver, lambda: label(driver, '[data-id="left"]') == "1 left", "the switch to tick the task off")
+        assert state(driver)["tasks"][0]["done"] is True
+        assert rows[0].find_element(By.CSS_SELECTOR, '[data-id="done"] input').is_selected()
+        assert "row tasks 1 set done on" in driver.find_element(By.ID, "log").text
+        shot(driver, "tasks.png")
+    finally:
+        preview.stop()
+
+
+@test
+def products_slider_switch_and_scrolling(driver):
+    preview = Preview("products", "products.lua")
+    try:
+        ready(driver, preview)
+        rows = lambda: driver.find_elements(By.CSS_SELECTOR, '[data-id="items"] > [data-kind="row"]')
+        assert len(rows()) == 4
+        first_name = lambda: rows()[0].find_element(By.CSS_SELECTOR, '[data-id="name"] > .text').text
+        assert first_name() == "Green tea"
+        slider = rows()[1].find_element(By.CSS_SELECTOR, '[data-id="quantity"] input')
+        width = slider.size["width"]
+        ActionChains(driver).move_to_element_with_offset(slider, -width // 2 + 4, 0).click_and_hold() \
+            .move_by_offset(width * 7 // 10, 0).release().perform()
+        until(driver, lambda: state(driver)["items"][1]["quantity"] >= 5, "the dragged slider to set a quantity")
+        quantity = state(driver)["items"][1]["quantity"]
+        assert "total" in label(driver, '[data-id="summary"]') and "0.00" not in label(driver, '[data-id="summary"]')
+        rows()[0].find_element(By.CSS_SELECTOR, '[data-id="favorite"] .switch').click()
+        until(driver, lambda: label(driver, '[data-id="summary"]').startswith("1 favorites"), "the favourite switch")
+        shot(driver, "products.png")
+        # The wheel scrolls the list: later rows come into view (cells are reused).
+        the_list = view(driver, '[data-id="items"]')
+        ActionChains(driver).scroll_from_origin(ScrollOrigin.from_element(the_list), 0, 40).perform()
+        until(driver, lambda: first_name() == "Black tea", "the list to scroll one row")
+        ActionChains(driver).scroll_from_origin(ScrollOrigin.from_element(the_list), 0, 2000).perform()
+        until(driver, lambda: first_name() == "Earl Grey", "the list to reach its end")
+        names = [row.find_element(By.CSS_SELECTOR, '[data-id="name"] > .text').text for row in rows()]
+        assert names == ["Earl Grey", "Jasmine", "Sencha", "Pu-erh"], names
+        # A row scrolled back into view shows its item's state.
+        time.sleep(0.1)
+        ActionChains(driver).scroll_from_origin(ScrollOrigin.from_element(the_list), 0, -2000).perform()
+        until(driver, lambda: first_name() == "Green tea", "the list to scroll back")
+        assert rows()[0].find_element(By.CSS_SELECTOR, '[data-id="favorite"] input').is_selected()
+        # Dragging a list scrolls it too.
+        ActionChains(driver).click_and_hold(rows()[3].find_element(By.CSS_SELECTOR, '[data-id="price"]')) \
+            .move_by_offset(0, -90).release().perform()
+        until(driver, lambda: first_name() == "Oolong", "a drag to scroll two rows")
+        assert state(driver)["items"][1]["quantity"] == quantity
+    finally:
+        preview.stop()
+
+
+@test
+def saving_reloads_keeping_state_and_errors_show(driver):
+    preview = Preview("counter", "counter.lua")
+    try:
+        ready(driver, preview)
+        view(driver, '[data-id="plus"] button').click()
+        until(driver, lambda: label(driver, '[data-id="count"]') == "2", "the tap")
+        driver.execute_script("window.notReloaded = true")
+        edit(preview.screen, 'text = "host API " .. ss.version', 'text = "edited on save"')
+        until(driver, lambda: label(driver, '[data-id="version"]') == "edited on save", "the reload")
+        assert label(driver, '[data-id="count"]') == "2", "state kept"
+        assert driver.execute_script("return window.notReloaded") is True, "the page was not refreshed"
+        # A broken script: its error with file:line, and the last good version keeps running.
+        edit(preview.screen, "view.count.text = tostring(state.count)", "view.count.text = tostring(state.count")
+        until(driver, lambda: driver.find_element(By.ID, "error-box").is_displayed(), "the error")
+        where = driver.find_element(By.ID, "error-where").text
+        assert re.search(r"counter\.lua:\d+", where) or re.search(r"counter\.lua:\d+", driver.find_element(By.ID, "error").text), where
+        assert "reload failed" in driver.find_element(By.ID, "status").text
+        shot(driver, "error.png")
+        view(driver, '[data-id="plus"] button').click()
+        until(driver, lambda: label(driver, '[data-id="count"]') == "3", "the old version to keep running")
+        edit(preview.screen, "view.count.text = tostring(state.count", "view.count.text = 'n=' .. tostring(state.count)")
+        until(driver, lambda: label(driver, '[data-id="count"]') == "n=3", "the fixed script")
+        until(driver, lambda: not driver.find_element(By.ID, "error-box").is_displayed(), "the error to go away")
+    finally:
+        preview.stop()
+
+
+@test
+def editing_a_required_module_reloads(driver):
+    preview = Preview("shop", "shop.lua", ["--data", "@EXAMPLE/payload.json"])
+    try:
+        ready(driver, preview)
+        add = view(driver, '[data-id="matcha"] [data-id="add"] button')
+        add.click()
+        until(driver, lambda: label(driver, '[data-id="summary"]').startswith("1 in cart"), "unit button (matcha.add)")
+        assert "tap matcha.add" in driver.find_element(By.ID, "log").text
+        edit(preview.path("units/banner.lua"), "view.title.text = data.title", "view.title.text = 'New: ' .. data.title")
+        until(driver, lambda: label(driver, '[data-id="banner1"] [data-id="title"]') == "New: Spring tea sale", "module reload")
+        assert label(driver, '[data-id="summary"]').startswith("1 in cart"), "state kept"
+        shot(driver, "shop.png")
+    finally:
+        preview.stop()
+
+
+@test
+def safe_by_default(driver):
+    preview = Preview("counter", "counter.lua")
+    try:
+        url = urllib.parse.urlparse(preview.url)
+        token = url.path.strip("/")
+        assert url.hostname == "127.0.0.1" and re.fullmatch(r"[0-9a-f]{32}", token), preview.url
+        with open(preview.path("logo.png"), "wb") as handle:
+            handle.write(b"\x89PNG\r\n\x1a\n")
+
+        def get(path, host=None):
+            connection = http.client.HTTPConnection(url.hostname, url.port, timeout=5)
+            connection.putrequest("GET", path, skip_host=host is not None)
+            if host is not None:
+                connection.putheader("Host", host)
+            connection.endheaders()
+            response = connection.getresponse()
+            body = response.read()
+            connection.close()
+            return response.status, response.getheader("Content-Type"), body
+
+        assert get("/%s/" % token)[0] == 200
+        assert get("/")[0] == 404
+        assert get("/%s/" % ("0" * 32))[0] == 404
+        assert get("/%s/" % token, host="attacker.example:%d" % url.port)[0] == 404, "DNS rebinding"
+        assert get("/%s/files/counter.lua" % token)[0] == 404, "scripts are not served"
+        assert get("/%s/files/../counter/counter.lua" % token)[0] == 404
+        assert get("/%s/files/..%%2f..%%2fetc%%2fpasswd" % token)[0] == 404
+        status, kind, _ = get("/%s/files/logo.png" % token)
+        assert status == 200 and kind == "image/png", (status, kind)
+        os.symlink("/etc/hostname", preview.path("escape.png"))
+        assert get("/%s/files/escape.png" % token)[0] == 404, "symlinks out of the folder"
+        page = get("/%s/" % token)
+        assert b"<script src=\"preview.js\"" in page[2]
+    finally:
+        code, out, _ = preview.stop(signal.SIGHUP)
+    assert code == 0 and "preview stopped" in out, "SIGHUP (the terminal closing) stops it cleanly: %r" % ((code, out),)
+
+
+@test
+def run_png_of_the_counter(driver):
+    out = os.path.join(tempfile.mkdtemp(prefix="ss-png-"), "counter.png")
+    result = subprocess.run([ARGS.binary, "run", "examples/counter/counter.lua", "--send", "tap plus", "--png", out],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    info = json.loads(subprocess.run([sys.executable, os.path.join(ROOT, "scripts/preview/png_info.py"), out, "2,2"],
+                                     capture_output=True, text=True, check=True).stdout)
+    print("    run --png of the counter: %d bytes, %dx%d" % (info["bytes"], info["width"], info["height"]))
+    assert info["bytes"] < 200_000 and info["width"] == 780 and info["pixels"]["2,2"] == [255, 255, 255], info
+    assert info["dark"] > 500, "text is drawn"
+    if ARGS.screenshots:
+        shutil.copy(out, os.path.join(ARGS.screenshots, "counter-run.png"))
+
+
+def main():
+    global ARGS
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--screenshots")
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    parser.add_argument("-k", dest="only")
+    ARGS = parser.parse_args()
+    ARGS.binary = os.path.abspath(ARGS.binary)
+    passed = failed = 0
+    driver = open_browser()
+    try:
+        for function in TESTS:
+            if ARGS.only and ARGS.only not in function.__name__:
+                continue
+            started = time.time()
+            try:
+                function(driver)
+                passed += 1
+                print("  ✓ %s (%.1f s)" % (function.__name__, time.time() - started), flush=True)
+            except Exception:
+                failed += 1
+                print("  ✗ %s" % function.__name__, flush=True)
+                traceback.print_exc()
+                if ARGS.screenshots:
+                    driver.save_screenshot(os.path.join(tempfile.gettempdir(), "failed-%s.png" % function.__name__))
+    finally:
+        driver.quit()
+    print("%d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
