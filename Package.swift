@@ -24,6 +24,8 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    // Allocation counts for the benchmarks only (the interposer package-benchmark uses).
+    .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     // The preview's HTTP and WebSocket server (default traits off: no swift-configuration).
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
     .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
@@ -103,7 +105,10 @@ let package = Package(
     // Benchmarks (release builds only: scripts/bench.sh); not a product.
     .executableTarget(
       name: "SendingStateBenchmarks",
-      dependencies: ["SendingStateLua"],
+      dependencies: [
+        "SendingStateLua", "SendingState", "SendingStateHeadless",
+        .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+      ],
       swiftSettings: strictSettings
     ),
 

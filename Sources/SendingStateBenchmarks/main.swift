@@ -1,86 +1,480 @@
-// Benchmarks of the Lua bridge, release builds only: `scripts/bench.sh`.
+// Benchmarks of the Lua host, release builds only: `scripts/bench.sh`.
 //
-// Each case runs in the same process, interleaved over several rounds; the report gives the
-// median nanoseconds per operation and the ratios between cases, which are what we track
-// (absolute numbers vary ±20–30 % on a shared 2-core machine).
+// Every case runs in this one process, interleaved over several rounds; the table gives each
+// case's median and spread (min–max of the rounds' medians) and the ratios the targets are
+// about, computed from medians of the same run (absolute numbers vary ±20–30 % on a shared
+// 2-core machine; ratios hold). Floors are "the same work in plain Lua", looped inside Lua
+// with no crossing per iteration. Allocation counts come from ordo-one's malloc interposer
+// when scripts/bench.sh preloads it.
+//
+// Usage: SendingStateBenchmarks [--quick] [--only CASE --iterations N] [--hello PATH --cli PATH]
 import Foundation
+import MallocInterposerSwift
+import SendingState
 import SendingStateHeadless
 import SendingStateLua
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// MARK: - Arguments
+
+let arguments = CommandLine.arguments
+func option(_ name: String) -> String? {
+  arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+}
+let quick = arguments.contains("--quick")
+let only = option("--only")
+let onlyIterations = option("--iterations").flatMap(Int.init)
+
+// MARK: - Measuring
+
+func median(_ values: [Double]) -> Double {
+  let sorted = values.sorted()
+  return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
+
+func nanoseconds(_ duration: Duration) -> Double {
+  Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+}
+
+/// Runs `body` `iterations` times; returns ns per iteration.
+@MainActor
+func measure(_ iterations: Int, _ body: () throws -> Void) rethrows -> Double {
+  let clock = ContinuousClock()
+  let start = clock.now
+  for _ in 0..<iterations { try body() }
+  return nanoseconds(clock.now - start) / Double(iterations)
+}
+
+/// Allocations per iteration of `body`, if the interposer is loaded (`nil` otherwise).
+@MainActor
+func allocations(_ iterations: Int, _ body: () throws -> Void) rethrows -> Double? {
+  MallocInterposerSwift.initialize()
+  MallocInterposerSwift.hook()
+  try body()  // one warm call: first-time caches are not per-event costs
+  MallocInterposerSwift.unhook()
+  MallocInterposerSwift.initialize()
+  MallocInterposerSwift.hook()
+  for _ in 0..<iterations { try body() }
+  MallocInterposerSwift.unhook()
+  let count = MallocInterposerSwift.getStatistics().mallocCount
+  return count == 0 && iterations > 0 ? nil : Double(count) / Double(iterations)
+}
+
+/// One benchmark case: `run(n)` does n iterations and returns ns per iteration.
+@MainActor
+struct Case {
+  let group: String
+  let name: String
+  let iterations: Int
+  let run: (Int) throws -> Double
+}
+
+// MARK: - Fixtures
+
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sendingstate-bench-\(getpid())")
+try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: scratch) }
+
+func writeScreen(_ name: String, _ source: String) throws -> String {
+  let path = scratch.appendingPathComponent(name).path
+  try source.write(toFile: path, atomically: true, encoding: .utf8)
+  return path
+}
+
+let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent()
+
+/// A 3-field model on 3 labels: the configure of B1.
+let threeFieldScreen = try writeScreen(
+  "three.lua",
+  """
+  return {
+    state = { a = 1, b = 2, c = 3 },
+    layout = function(ui)
+      return ui.stack { ui.label { id = "a" }, ui.label { id = "b" }, ui.label { id = "c" } }
+    end,
+    configure = function(view, state)
+      view.a.text = state.a
+      view.b.text = state.b
+      view.c.text = state.c
+    end,
+    handle = function(action, store)
+      store:update(function(s) s.a = s.a + 1 s.b = s.b + 1 s.c = s.c + 1 end)
+    end,
+  }
+  """.replacingOccurrences(of: "view.a.text = state.a", with: "view.a.text = tostring(state.a)")
+    .replacingOccurrences(of: "view.b.text = state.b", with: "view.b.text = tostring(state.b)")
+    .replacingOccurrences(of: "view.c.text = state.c", with: "view.c.text = tostring(state.c)"))
+
+/// A list of `rows` items: B4.
+func listScreen(_ rows: Int) throws -> String {
+  try writeScreen(
+    "list\(rows).lua",
+    """
+    local items = {}
+    for i = 1, \(rows) do items[i] = { name = "item " .. i, done = false } end
+    return {
+      state = { items = items },
+      schema = { items = { { name = "string", done = "boolean" } } },
+      layout = function(ui)
+        return ui.list { id = "items", visibleRows = 10,
+          row = function(ui) return ui.stack { ui.switch { id = "done" }, ui.label { id = "name" } } end,
+          configure = function(row, item) row.done.isOn = item.done row.name.text = item.name end,
+        }
+      end,
+      configure = function(view, state) view.items.rows = state.items end,
+      handle = function(action, store)
+        if action.type == "toggle" then
+          store:update(function(s) s.items[action.at].done = not s.items[action.at].done end)
+        else
+          local fresh = {}
+          for i = 1, \(rows) do fresh[i] = { name = "new " .. i, done = false } end
+          store:set({ items = fresh })
+        end
+      end,
+    }
+    """)
+}
 
 struct Product: Codable, LuaTableRepresentable {
   var title: String
   var count: Int
   var price: Double
-  var favorite: Bool
   static let luaPlan = LuaTablePlan<Product> {
     LuaField("title", \.title)
     LuaField("count", \.count)
     LuaField("price", \.price)
-    LuaField("favorite", \.favorite)
   }
 }
 
-func median(_ values: [Double]) -> Double {
-  let sorted = values.sorted()
-  return sorted[sorted.count / 2]
-}
-
-func measure(_ iterations: Int, _ body: () throws -> Void) rethrows -> Double {
-  let clock = ContinuousClock()
-  let start = clock.now
-  for _ in 0..<iterations { try body() }
-  let elapsed = clock.now - start
-  let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-  return nanoseconds / Double(iterations)
-}
-
-let runtime = try LuaRuntime(configuration: .init(limits: .init(memoryLimit: nil, instructionBudget: nil)))
-let configure = try runtime.load(
-  "local m = ...; local t = m.title; local c = m.count; local p = m.price; local f = m.favorite; return c")
-let model = Product(title: "Green tea", count: 3, price: 4.5, favorite: true)
-let encoder = LuaValueEncoder(rootName: "state")
-let decoder = LuaValueDecoder(rootName: "state")
-let table = runtime.makeTable(model)
-let tableValue = try table.value()
-
-// A whole screen round trip: tap → event callback → handle → validated commit → configure.
-let counterPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-  .deletingLastPathComponent().appendingPathComponent("examples/counter/counter.lua").path
-let screen = try LuaScreen(path: counterPath, options: .init(limits: .init(memoryLimit: nil, instructionBudget: nil)))
-let plus = try screen.view("plus") as! Button
-
-let iterations = 20_000
-let rounds = 7
-var results: [String: [Double]] = [:]
-let cases: [(String, () throws -> Void)] = [
-  ("configure call, typed plan", { _ = try runtime.call(configure, with: model) }),
-  ("configure call, Codable", { _ = try runtime.call(configure, with: [try encoder.encode(model)]) }),
-  ("read table, typed plan", {
-    var copy = model
-    try runtime.read(table, into: &copy)
-  }),
-  ("read table, Codable", { _ = try decoder.decode(Product.self, from: try table.value()) }),
-  ("decode only, Codable", { _ = try decoder.decode(Product.self, from: tableValue) }),
-  ("screen tap round trip", { plus.simulateTap() }),
-]
-// `SendingStateBenchmarks "case name" N` runs one case N times (for callgrind).
-if CommandLine.arguments.count == 3, let only = cases.first(where: { $0.0 == CommandLine.arguments[1] }),
-  let count = Int(CommandLine.arguments[2])
-{
-  _ = try measure(count, only.1)
-  exit(0)
-}
-for (_, body) in cases { _ = try measure(2_000, body) }  // warm-up
-for _ in 0..<rounds {
-  for (name, body) in cases {
-    results[name, default: []].append(try measure(iterations, body))
+struct TenFields: Codable, LuaTableRepresentable {
+  var f1 = "one", f2 = 2, f3 = 3.5, f4 = true, f5 = "five", f6 = 6, f7 = 7.5, f8 = false, f9 = "nine", f10 = 10
+  static let luaPlan = LuaTablePlan<TenFields> {
+    LuaField("f1", \.f1)
+    LuaField("f2", \.f2)
+    LuaField("f3", \.f3)
+    LuaField("f4", \.f4)
+    LuaField("f5", \.f5)
+    LuaField("f6", \.f6)
+    LuaField("f7", \.f7)
+    LuaField("f8", \.f8)
+    LuaField("f9", \.f9)
+    LuaField("f10", \.f10)
   }
 }
 
-print("Lua bridge benchmark (release, \(rounds) rounds × \(iterations) iterations, median ns/op)")
-for (name, _) in cases {
-  print("  \(name.padding(toLength: 30, withPad: " ", startingAt: 0)) \(String(format: "%8.0f", median(results[name]!)))")
+/// A card whose configure is a Lua script (Swift-driven LuaConfigurer, B1).
+@MainActor
+final class Card: StackView {
+  let title = Label(id: "title")
+  let count = Label(id: "count")
+  let price = Label(id: "price")
+  init() {
+    super.init(id: "card")
+    [title, count, price].forEach(addSubview)
+  }
 }
-let callRatio = median(results["configure call, Codable"]!) / median(results["configure call, typed plan"]!)
-let readRatio = median(results["read table, Codable"]!) / median(results["read table, typed plan"]!)
-print(String(format: "  ratio Codable / typed plan: configure call %.1f×, read %.1f×", callRatio, readRatio))
+
+/// The native core: a Swift configurer and a Swift handler (B6).
+@MainActor
+final class NativeCounter: StackView, Configurable, EventForwardingProvider {
+  let count = Label(id: "count")
+  let plus = Button(id: "plus", title: "+")
+  init() {
+    super.init(id: "counter")
+    [count, plus].forEach(addSubview)
+  }
+  var configurer: (NativeCounter, Int) -> Void { { view, value in view.count.text = String(value) } }
+  var eventForwarder: any EventForwardable {
+    EventForwarder(plus) { _, ctx in ctx.control(.touchUpInside) { ["increment"] } }
+  }
+}
+
+@MainActor
+final class NativeHandler: @MainActor ActionHandlingProvider {
+  weak var view: NativeCounter?
+  func handle(action: String) {
+    view?.ss.invalidateState { (count: Int) in count + 1 }
+  }
+}
+
+// MARK: - Cases
+
+@MainActor
+func makeCases() throws -> [Case] {
+  var cases: [Case] = []
+  let unlimited = LuaRuntime.Limits.unlimited
+  let runtime = try LuaRuntime(configuration: .init(limits: unlimited))
+
+  /// A plain-Lua floor: `source` returns function(n) that does the work n times.
+  func floor(_ source: String) throws -> (Int) throws -> Double {
+    let function = try runtime.callReturningReferences(try runtime.load(source, chunkName: "=floor"), with: [], context: nil)[0]
+    return { n in
+      let clock = ContinuousClock()
+      let start = clock.now
+      try runtime.call(function, with: [.integer(Int64(n))])
+      return nanoseconds(clock.now - start) / Double(n)
+    }
+  }
+
+  // B1: configure a 3-field model.
+  let b1Floor = try floor(
+    """
+    local views = { a = {}, b = {}, c = {} }
+    local state = { a = 1, b = 2, c = 3 }
+    local function configure(view, s)
+      view.a.text = tostring(s.a) view.b.text = tostring(s.b) view.c.text = tostring(s.c)
+    end
+    return function(n) for _ = 1, n do configure(views, state) end end
+    """)
+  cases.append(Case(group: "B1", name: "configure 3 fields, plain Lua (floor)", iterations: 200_000, run: b1Floor))
+  let b1UpdateFloor = try floor(
+    """
+    local views = { a = {}, b = {}, c = {} }
+    local state = { a = 1, b = 2, c = 3 }
+    local function update(s) s.a = s.a + 1 s.b = s.b + 1 s.c = s.c + 1 end
+    local function configure(view, s)
+      view.a.text = tostring(s.a) view.b.text = tostring(s.b) view.c.text = tostring(s.c)
+    end
+    return function(n) for _ = 1, n do update(state) configure(views, state) end end
+    """)
+  cases.append(Case(group: "B1", name: "update + configure 3 fields, plain Lua (floor)", iterations: 200_000, run: b1UpdateFloor))
+  let three = try LuaScreen(path: threeFieldScreen, options: .init(limits: unlimited))
+  cases.append(
+    Case(group: "B1", name: "screen event: update + configure 3 fields", iterations: 20_000) { n in
+      try measure(n) { try three.perform(action: "bump") }
+    })
+  let bridge = try LuaViewBridge(runtime: runtime)
+  let cardScript = try writeScreen(
+    "card.lua",
+    "return function(view, m) view.title.text = m.title view.count.text = tostring(m.count) view.price.text = tostring(m.price) end")
+  let configurer = try LuaConfigurer<Product>(path: cardScript, bridge: bridge, coding: .plan)
+  let card = Card()
+  let product = Product(title: "Tea", count: 3, price: 4.5)
+  cases.append(
+    Case(group: "B1", name: "LuaConfigurer (Swift-driven, typed plan)", iterations: 50_000) { n in
+      try measure(n) { try configurer.configure(card, with: product) }
+    })
+  cases.append(
+    Case(group: "B1", name: "native Swift configurer", iterations: 1_000_000) { n in
+      measure(n) {
+        card.title.text = product.title
+        card.count.text = String(product.count)
+        card.price.text = String(product.price)
+      }
+    })
+
+  // B2: the counter's tap round trip.
+  let counter = try LuaScreen(
+    path: repository.appendingPathComponent("examples/counter/counter.lua").path, options: .init(limits: unlimited))
+  let plus = try counter.view("plus") as! Button
+  cases.append(
+    Case(group: "B2", name: "counter tap round trip", iterations: 20_000) { n in
+      precondition(!counter.isClosed)  // the screen must outlive the case (the button alone does not keep it)
+      let before = counter.actionLog.count
+      let time = measure(n) { plus.simulateTap() }
+      precondition(counter.actionLog.count == before + n, "the tap did not reach the screen: \(counter.asyncErrors)")
+      return time
+    })
+  let b2Floor = try floor(
+    """
+    -- The counter's tap in plain Lua: find the callback, get the action, handle it, configure.
+    local views = { title = {}, count = {}, minus = {} }
+    local state = { title = "Product", count = 1 }
+    local plus = {}
+    local forwarders = { [plus] = { touchUpInside = function(s) return { { type = "increment" } } end } }
+    local function handle(action, s) if action.type == "increment" then s.count = s.count + 1 end end
+    local function configure(view, s)
+      view.title.text = s.title view.count.text = tostring(s.count) view.minus.enabled = s.count > 0
+    end
+    return function(n)
+      for _ = 1, n do
+        local actions = forwarders[plus].touchUpInside(state)
+        for i = 1, #actions do handle(actions[i], state) end
+        configure(views, state)
+      end
+    end
+    """)
+  cases.append(Case(group: "B2", name: "counter tap, plain Lua (floor)", iterations: 200_000, run: b2Floor))
+
+  // B3: 10-field typed push + pull against the Codable path.
+  let ten = TenFields()
+  let encoder = LuaValueEncoder(rootName: "state")
+  let decoder = LuaValueDecoder(rootName: "state")
+  cases.append(
+    Case(group: "B3", name: "10 fields push + pull, typed plan", iterations: 100_000) { n in
+      try measure(n) {
+        let table = runtime.makeTable(ten)
+        var copy = ten
+        try runtime.read(table, into: &copy)
+      }
+    })
+  cases.append(
+    Case(group: "B3", name: "10 fields push + pull, Codable", iterations: 20_000) { n in
+      try measure(n) {
+        let table = try runtime.makeValue(try encoder.encode(ten))
+        _ = try decoder.decode(TenFields.self, from: try table.value())
+      }
+    })
+
+  // B4: a list commit: one item changes in a list of N.
+  for rows in quick ? [1_000, 10_000] : [1_000, 10_000, 100_000] {
+    let list = try LuaScreen(path: try listScreen(rows), options: .init(limits: unlimited))
+    var at = 0
+    cases.append(
+      Case(group: "B4", name: "list of \(rows): one item changes", iterations: rows >= 100_000 ? 200 : 2_000) { n in
+        try measure(n) {
+          at = at % rows + 1
+          try list.perform(action: ["type": "toggle", "at": .integer(Int64(at))])
+        }
+      })
+  }
+  let rebuild = try LuaScreen(path: try listScreen(10_000), options: .init(limits: unlimited))
+  cases.append(
+    Case(group: "B4", name: "list of 10000: all rows rebuilt", iterations: 20) { n in
+      try measure(n) { try rebuild.perform(action: "rebuild") }
+    })
+  let buildFloor = try floor(
+    """
+    return function(n)
+      for _ = 1, n do
+        local fresh = {}
+        for i = 1, 10000 do fresh[i] = { name = "new " .. i, done = false } end
+      end
+    end
+    """)
+  cases.append(Case(group: "B4", name: "10000 rows built in plain Lua (floor)", iterations: 20, run: buildFloor))
+
+  // B6: the native core: configure and an event, with allocations.
+  let native = NativeCounter()
+  let store = BindingStore<Int, NativeCounter>(state: 0)
+  store.apply(to: native)
+  let handler = NativeHandler()
+  handler.view = native
+  native.ss.addActionHandler(to: handler)
+  cases.append(
+    Case(group: "B6", name: "native configure", iterations: 200_000) { n in measure(n) { native.ss.configure(1) } })
+  cases.append(
+    Case(group: "B6", name: "native tap → handler → store", iterations: 100_000) { n in
+      measure(n) { native.plus.simulateTap() }
+    })
+  return cases
+}
+
+// MARK: - B5: cold start and heap
+
+/// Median wall time of `argv` over `runs` spawns (ns).
+func spawnMedian(_ argv: [String], runs: Int) -> Double? {
+  var times: [Double] = []
+  for _ in 0..<runs {
+    var pid: pid_t = 0
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let cArguments = argv.map { strdup($0) } + [nil]
+    defer { cArguments.forEach { free($0) } }
+    let clock = ContinuousClock()
+    let start = clock.now
+    guard posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ) == 0 else { return nil }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    times.append(nanoseconds(clock.now - start))
+    posix_spawn_file_actions_destroy(&actions)
+  }
+  return median(times)
+}
+
+// MARK: - Running
+
+@MainActor
+func main() throws {
+  let cases = try makeCases()
+  if let only {
+    guard let selected = cases.first(where: { $0.name == only }) else {
+      print("no case '\(only)'; cases:\n  " + cases.map(\.name).joined(separator: "\n  "))
+      exit(2)
+    }
+    _ = try selected.run(onlyIterations ?? selected.iterations)
+    return
+  }
+  let rounds = quick ? 2 : 7
+  let scale = quick ? 20 : 1
+  for item in cases { _ = try item.run(max(1, item.iterations / 10 / scale)) }  // warm-up
+  var results: [String: [Double]] = [:]
+  for _ in 0..<rounds {
+    for item in cases {
+      results[item.name, default: []].append(try item.run(max(1, item.iterations / scale)))
+    }
+  }
+  var mallocs: [String: Double] = [:]
+  for item in cases where ["B1", "B2", "B4", "B6"].contains(item.group) {
+    if let count = try allocations(max(1, min(item.iterations, 1_000) / scale), { _ = try item.run(1) }) {
+      mallocs[item.name] = count
+    }
+  }
+
+  let machine = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+    .split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?
+    .trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+  print("SendingState benchmarks — release, \(rounds) rounds, medians per operation; \(machine), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+  print("")
+  func format(_ ns: Double) -> String {
+    ns >= 1_000_000 ? String(format: "%8.2f ms", ns / 1e6) : ns >= 10_000 ? String(format: "%8.1f µs", ns / 1e3) : String(format: "%8.0f ns", ns)
+  }
+  print("case                                              median      spread (min–max)        mallocs")
+  var group = ""
+  for item in cases {
+    if item.group != group {
+      group = item.group
+      print(group)
+    }
+    let values = results[item.name] ?? []
+    let spread = "\(format(values.min() ?? 0).trimmingCharacters(in: .whitespaces)) – \(format(values.max() ?? 0).trimmingCharacters(in: .whitespaces))"
+    let allocs = mallocs[item.name].map { String(format: "%7.1f", $0) } ?? "      –"
+    print("  \(item.name.padding(toLength: 46, withPad: " ", startingAt: 0)) \(format(median(values)))   \(spread.padding(toLength: 22, withPad: " ", startingAt: 0)) \(allocs)")
+  }
+  func m(_ name: String) -> Double { median(results[name] ?? []) }
+  print("")
+  print("ratios (from this run's medians)                         measured   target")
+  func ratio(_ label: String, _ value: Double, _ target: String) {
+    print("  \(label.padding(toLength: 54, withPad: " ", startingAt: 0)) \(String(format: "%7.2f×", value))   \(target)")
+  }
+  ratio("B1 screen update+configure / its plain-Lua floor", m("screen event: update + configure 3 fields") / m("update + configure 3 fields, plain Lua (floor)"), "≤ 1.5×")
+  ratio("B1 LuaConfigurer / plain-Lua configure floor", m("LuaConfigurer (Swift-driven, typed plan)") / m("configure 3 fields, plain Lua (floor)"), "≤ 3×")
+  ratio("B1 native Swift configurer / plain-Lua floor", m("native Swift configurer") / m("configure 3 fields, plain Lua (floor)"), "(reference)")
+  ratio("B2 counter tap / its plain-Lua floor", m("counter tap round trip") / m("counter tap, plain Lua (floor)"), "≤ 10×")
+  ratio("B3 Codable / typed plan (10 fields push + pull)", m("10 fields push + pull, Codable") / m("10 fields push + pull, typed plan"), "≥ 10×")
+  let small = m("list of 1000: one item changes")
+  let mid = m("list of 10000: one item changes")
+  print(String(format: "  %@ %7.2f ms   ≤ 2 ms", "B4 host part, one item of 10,000 changes".padding(toLength: 54, withPad: " ", startingAt: 0), mid / 1e6))
+  ratio("B4 flatness: 10,000 rows / 1,000 rows", mid / small, "≈ 1×")
+  if !quick {
+    ratio("B4 flatness: 100,000 rows / 1,000 rows", m("list of 100000: one item changes") / small, "≈ 1×")
+  }
+  let rebuildHost = m("list of 10000: all rows rebuilt") - m("10000 rows built in plain Lua (floor)")
+  print(String(format: "  %@ %7.2f ms", "B4 host part of rebuilding 10,000 rows (beyond building)".padding(toLength: 54, withPad: " ", startingAt: 0), rebuildHost / 1e6))
+
+  // B5: heap per open screen, and cold start when the script gives the binaries.
+  let heapRuntime = try LuaScreen(path: repository.appendingPathComponent("examples/counter/counter.lua").path)
+  heapRuntime.runtime.collectGarbage()
+  print(String(format: "  %@ %7.1f KiB   ≤ 100 KiB", "B5 Lua heap of the open counter screen".padding(toLength: 54, withPad: " ", startingAt: 0), Double(heapRuntime.runtime.memoryUsed) / 1024))
+  if let hello = option("--hello"), let cli = option("--cli") {
+    let runs = quick ? 3 : 15
+    let counterPath = repository.appendingPathComponent("examples/counter/counter.lua").path
+    if let helloTime = spawnMedian([hello], runs: runs),
+      let cliTime = spawnMedian([cli, "run", counterPath, "--send", "tap plus"], runs: runs)
+    {
+      print(String(format: "  %@ %7.1f ms (hello %.1f ms)", "B5 CLI cold start: run the counter with one tap".padding(toLength: 54, withPad: " ", startingAt: 0), cliTime / 1e6, helloTime / 1e6))
+      ratio("B5 CLI cold start / Swift+Foundation hello process", cliTime / helloTime, "≤ 2×")
+    }
+  }
+  if let tap = mallocs["counter tap round trip"], let native = mallocs["native tap → handler → store"] {
+    print(String(format: "  %@ %7.1f (native core: %.1f)", "B6 allocations per tap: counter screen".padding(toLength: 54, withPad: " ", startingAt: 0), tap, native))
+  }
+}
+
+try MainActor.assumeIsolated { try main() }
