@@ -48,12 +48,13 @@ struct ScreenOptions: ParsableArguments {
   }
 }
 
-/// Prints a tool error to stderr and returns the exit to throw (so everything unwinds and is
-/// released before the process exits).
+/// Prints the error that stops a command to stderr — a script error with its Lua traceback —
+/// and returns the exit to throw (so everything unwinds and is released before the process
+/// exits).
 func failure(_ error: any Error) -> ExitCode {
   if let exit = error as? ExitCode { return exit }
   let toolError = ToolError.from(error)
-  FileHandle.standardError.write(Data(("error: " + toolError.description + "\n").utf8))
+  FileHandle.standardError.write(Data(("error: " + toolError.fullDescription + "\n").utf8))
   return ExitCode(toolError.exitCode)
 }
 
