@@ -162,8 +162,8 @@ enum SpecScreenDriver {
       end
       local function diff(expected, actual)
         local a, b = {}, {}
-        for line in (expected .. "\n"):gmatch("(.-)\n") do a[#a + 1] = line end
-        for line in (actual .. "\n"):gmatch("(.-)\n") do b[#b + 1] = line end
+        for line in expected:gmatch("(.-)\n") do a[#a + 1] = line end
+        for line in actual:gmatch("(.-)\n") do b[#b + 1] = line end
         local lines = {}
         for i = 1, math.max(#a, #b) do
           if a[i] == b[i] then
