@@ -27,13 +27,21 @@ enum SpecTerminalOutput {
         local function indent(text, prefix)
           return prefix .. (tostring(text):gsub("\n", "\n" .. prefix))
         end
+        local currentFile
+        -- Lua shortens long chunk names to "...tail"; put the spec's whole path back.
+        local function unshorten(text)
+          local tail = text:match("^%.%.%.([^\n]-):%d+:")
+          if tail and currentFile and currentFile:sub(-#tail) == tail then
+            return currentFile .. text:sub(4 + #tail)
+          end
+          return text
+        end
         local function message(value)
-          if type(value) == "string" then return value end
+          if type(value) == "string" then return unshorten(value) end
           if value == nil then return "Nil error" end
           return pretty.write(value)
         end
 
-        local currentFile
         local function showFile(name)
           if name and name ~= currentFile then
             currentFile = name

@@ -74,48 +74,6 @@ struct ToolsTests {
 
 }
 
-@Suite("The spec runner")
-@MainActor
-struct SpecRunnerTests {
-  @Test("the example specs pass")
-  func examples() async throws {
-    var lines: [String] = []
-    let runner = SpecRunner { lines.append($0) }
-    try await runner.run(paths: [repoPath("examples")])
-    #expect(runner.summary.failed == 0, "\(lines.joined(separator: "\n"))")
-    #expect(runner.summary.passed >= 11)
-    #expect(runner.summaryLine == "\(runner.summary.passed) passed, 0 failed")
-  }
-
-  @Test("failures name the spec, the assertion, expected vs actual and file:line")
-  func failures() async throws {
-    var lines: [String] = []
-    let runner = SpecRunner { lines.append($0) }
-    try await runner.run(paths: [toolFixture("failing_spec.lua")])
-    #expect(runner.summaryLine == "2 passed, 1 failed, 1 skipped")
-    let failure = try #require(runner.results.first { $0.status == .failed })
-    #expect(failure.name == "failing › fails with expected and actual")
-    #expect(failure.message?.contains("failing_spec.lua:15: assert.are.same failed") == true)
-    #expect(failure.message?.contains("expected: { count = 3 }") == true)
-    #expect(failure.message?.contains("actual:   { count = 2 }") == true)
-    #expect(lines.contains("  ✗ failing › fails with expected and actual"))
-    #expect(lines.contains("  - failing › later (pending)"))
-  }
-
-  @Test("no spec files is a usage error")
-  func noSpecs() async {
-    await #expect(throws: ToolError.self) { try await SpecRunner { _ in }.run(paths: [repoPath("Sources/CLua")]) }
-  }
-
-  @Test("screen:settle() waits for a screen's effects inside a spec")
-  func settle() async throws {
-    var lines: [String] = []
-    let runner = SpecRunner { lines.append($0) }
-    try await runner.run(paths: [toolFixture("effects_spec.lua")])
-    #expect(runner.summaryLine == "2 passed, 0 failed", "\(lines.joined(separator: "\n"))")
-  }
-}
-
 @Suite("LuaLS stubs")
 @MainActor
 struct StubTests {
