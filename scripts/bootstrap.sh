@@ -8,7 +8,7 @@
 # --no-install-recommends (as root, or through sudo when it is available).
 set -euo pipefail
 
-packages=(liblua5.4-dev pkg-config)
+packages=(liblua5.4-dev pkg-config lua5.4 lua-busted lua-luassert lua-check)
 
 missing=()
 for pkg in "${packages[@]}"; do

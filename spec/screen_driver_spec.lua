@@ -50,7 +50,8 @@ describe("the screen driver #screens", function()
   end)
 
   it("reports a missing screen with where it looked", function()
-    assert.error_matches(function() ss.open("nope.lua") end, "no screen 'nope.lua' %(looked for .*spec/nope.lua and .*nope.lua%)")
+    assert.error_matches(function() ss.open("nope.lua") end,
+      "no screen 'nope.lua' %(looked for .*spec/nope.lua and .*nope.lua%)")
   end)
 
   it("keeps screen.view read-only", function()

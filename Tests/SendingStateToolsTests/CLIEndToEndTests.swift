@@ -116,7 +116,7 @@ struct CLIEndToEndTests {
     #expect(child.isRunning)
   }
 
-  @Test("test runs the example specs; check and stubs work")
+  @Test("test runs the example specs; check works; stubs --out DIR writes DIR/.luarc.json pointing at DIR/types")
   func testCheckStubs() throws {
     let specs = try runCLI(["test", "examples"])
     #expect(specs.status == 0, "\(specs.stdout)")
@@ -126,16 +126,42 @@ struct CLIEndToEndTests {
     #expect(failing.stdout.hasSuffix("2 passed, 1 failed, 1 skipped\n"))
     #expect(try runCLI(["check", "examples"]).status == 0)
     #expect(try runCLI(["check", "Tests/SendingStateToolsTests/Fixtures/broken_screen.lua"]).status == 1)
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-stubs-\(UUID().uuidString)/types")
-    defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+    let folder = try temporaryFolder("ss-stubs")
+    defer { try? FileManager.default.removeItem(at: folder) }
     #expect(try runCLI(["stubs", "--out", folder.path]).status == 0)
-    let written = try String(contentsOf: folder.appendingPathComponent("sendingstate.d.lua"), encoding: .utf8)
+    let written = try String(contentsOf: folder.appendingPathComponent("types/sendingstate.d.lua"), encoding: .utf8)
     #expect(written == (try String(contentsOfFile: repoPath("types/sendingstate.d.lua"), encoding: .utf8)))
+    let luarc = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(".luarc.json"))) as? [String: Any]
+    let library = try #require((luarc?["workspace.library"] as? [String])?.first)
+    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(library).appendingPathComponent("sendingstate.d.lua").path))
+  }
+
+  @Test("init scaffolds a project that tests, checks and lints clean, and never overwrites")
+  func initProject() throws {
+    let folder = try temporaryFolder("ss-init")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let project = folder.appendingPathComponent("hello").path
+    let created = try runCLI(["init", project])
+    #expect(created.status == 0, "\(created.stderr)")
+    for file in ["screen.lua", "spec/screen_spec.lua", ".busted", ".luacheckrc", ".luarc.json", "types/sendingstate.d.lua"] {
+      #expect(FileManager.default.fileExists(atPath: project + "/" + file), "\(file)")
+    }
+    let tested = try runCLI(["test"], in: project)
+    #expect(tested.status == 0, "\(tested.stdout)\(tested.stderr)")
+    #expect(tested.stdout.hasSuffix("2 passed, 0 failed\n"))
+    #expect(try runCLI(["check", "screen.lua"], in: project).status == 0)
+    let lint = try ChildProcess(executable: "/usr/bin/luacheck", arguments: ["--no-color", "."], directory: project)
+    lint.send("")
+    #expect(lint.wait() == 0, "\(lint.output)")
+    #expect(lint.output.contains("0 warnings / 0 errors"))
+    let again = try runCLI(["init", project])
+    #expect(again.status == 2)
+    #expect(again.stderr.contains("already exists; init never overwrites files"))
   }
 
   @Test("every subcommand's --help shows an example (and the EVENT grammar where events apply)")
   func help() throws {
-    for command in ["run", "test", "check", "repl", "stubs"] {
+    for command in ["run", "test", "check", "repl", "stubs", "init"] {
       let help = try runCLI([command, "--help"])
       #expect(help.status == 0)
       #expect(help.stdout.contains("Example"), "\(command)")
