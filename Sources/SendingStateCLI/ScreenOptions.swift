@@ -20,23 +20,7 @@ struct ScreenOptions: ParsableArguments {
   /// The screen options these arguments describe (loads the state and payload).
   func screenOptions() async throws -> LuaScreen.Options {
     var options = LuaScreen.Options(scriptRoots: roots)
-    if let state {
-      let json: Data
-      if state.hasPrefix("@") {
-        let path = String(state.dropFirst())
-        guard let contents = FileManager.default.contents(atPath: path) else {
-          throw ToolError.usage("--state: cannot read '\(path)'")
-        }
-        json = contents
-      } else {
-        json = Data(state.utf8)
-      }
-      do {
-        options.state = try JSONDecoder().decode(LuaValue.self, from: json)
-      } catch {
-        throw ToolError.usage("--state: not valid JSON (\(error.localizedDescription))")
-      }
-    }
+    if let state { options.state = try JSONInput.value(fromArgument: state, name: "--state") }
     if let data {
       do {
         options.data = try await ServerPayload.load(from: data)

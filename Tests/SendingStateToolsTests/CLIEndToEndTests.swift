@@ -22,7 +22,7 @@ struct CLIEndToEndTests {
     ])
     #expect(result.status == 0)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-    #expect(Set(object.keys) == ["steps", "state", "tree", "warnings"])
+    #expect(Set(object.keys) == ["steps", "state", "tree", "warnings", "pending"])
     #expect((object["state"] as? [String: Any])?["count"] as? Int == 1)
     #expect((object["warnings"] as? [String])?.first?.contains("unknown unit type 'video'") == true)
     #expect(result.stderr.contains("warning: payload section 2, unit 3"))

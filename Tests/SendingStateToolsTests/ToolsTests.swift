@@ -15,7 +15,7 @@ struct ToolsTests {
     let text = session.text(for: record)
     #expect(text.hasPrefix("> tap plus\n  actions: increment\n  state:\n    count: 1 → 2\nstack#root"))
     let json = try #require(try JSONSerialization.jsonObject(with: Data(session.json().utf8)) as? [String: Any])
-    #expect(Set(json.keys) == ["steps", "state", "tree", "warnings"])
+    #expect(Set(json.keys) == ["steps", "state", "tree", "warnings", "pending"])
     let steps = try #require(json["steps"] as? [[String: Any]])
     #expect(steps.first?["event"] as? String == "tap plus")
     #expect((steps.first?["actions"] as? [[String: Any]])?.first?["type"] as? String == "increment")
