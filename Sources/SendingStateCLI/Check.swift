@@ -6,7 +6,7 @@ extension SendingStateCommand {
   /// `sendingstate check [PATH…]`: compile every script and dry-run every screen.
   struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Compile every script and spec, and load each screen in a dry run; report every problem with file:line.",
+      abstract: "Compile scripts and specs, dry-run screens; problems with file:line.",
       discussion: """
         Specs (*_spec.lua) are compiled. Screens are opened in a dry run: it builds
         the layout, validates the initial state against the schema, checks event

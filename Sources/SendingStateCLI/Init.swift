@@ -6,7 +6,7 @@ extension SendingStateCommand {
   /// `sendingstate init [DIR]`: scaffold a project.
   struct Init: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Create a project: a screen, its spec, .busted, .luarc.json (with stubs) and .luacheckrc.",
+      abstract: "Create a project: a screen, its spec, .busted, .luarc.json and more.",
       discussion: """
         Writes DIR/screen.lua, DIR/spec/screen_spec.lua, DIR/.busted, DIR/.luacheckrc,
         DIR/.luarc.json and DIR/types/sendingstate.d.lua. Never overwrites a file.

@@ -6,7 +6,7 @@ extension SendingStateCommand {
   /// `sendingstate repl SCREEN`: drive a screen interactively (or from piped stdin).
   struct Repl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Drive a screen interactively: EVENTs plus state, tree, actions, reload, help, quit.",
+      abstract: "Drive a screen interactively (EVENTs, state, tree, actions, reload).",
       discussion: """
         \(SendingStateTools.Repl.help)
 
@@ -18,7 +18,7 @@ extension SendingStateCommand {
         command failed.
 
         Example:
-          printf 'tap plus\\nstate\\nquit\\n' | sendingstate repl examples/counter/counter.lua
+          printf 'tap plus\\nstate\\n' | sendingstate repl examples/counter/counter.lua
         """
     )
 

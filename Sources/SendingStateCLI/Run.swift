@@ -24,7 +24,7 @@ extension SendingStateCommand {
           "warnings", "pending" }
 
         Example:
-          sendingstate run examples/counter/counter.lua --send 'tap plus' --send 'tap plus'
+          sendingstate run examples/counter/counter.lua --send 'tap plus'
         """
     )
 

@@ -38,7 +38,8 @@ struct ScreenOptions: ParsableArguments {
 func failure(_ error: any Error) -> ExitCode {
   if let exit = error as? ExitCode { return exit }
   let toolError = ToolError.from(error)
-  FileHandle.standardError.write(Data(("error: " + toolError.fullDescription + "\n").utf8))
+  let label = Terminal.paint("error:", .red, enabled: Terminal.colorOnStandardError)
+  FileHandle.standardError.write(Data((label + " " + toolError.fullDescription + "\n").utf8))
   return ExitCode(toolError.exitCode)
 }
 

@@ -6,34 +6,37 @@ extension SendingStateCommand {
   /// `sendingstate test [PATH…]`: run Lua specs on busted and luassert.
   struct Test: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Run Lua specs with busted and luassert, and a driver for SendingState screens.",
+      abstract: "Run Lua specs with busted and luassert, and a screen driver.",
       discussion: """
-        Specs run on Debian's busted 2.1.1 and luassert 1.9.0, as busted runs them: describe,
-        it, pending, setup/teardown, lazy_setup, strict_setup, before_each/after_each, finally,
-        insulate/expose, #tags; assert, spy, stub, mock, match. Options and .busted work as in
-        busted; with no PATH, the ROOT of .busted or spec/ is run. Modules load as in busted:
-        ./src (--lpath), ./csrc (--cpath), then package.path from the project root (slash names
-        such as 'spec/helper' work).
+        Specs run on Debian's busted 2.1.1 and luassert 1.9.0, as busted runs
+        them: describe, it, pending, setup/teardown, lazy_setup, strict_setup,
+        before_each/after_each, finally, insulate/expose, #tags; assert, spy,
+        stub, mock, match. Options and .busted work as in busted; with no PATH,
+        the ROOT of .busted (or spec/) runs. Modules load as in busted: ./src
+        (--lpath), ./csrc (--cpath), then package.path; slash names such as
+        'spec/helper' work from the project root.
 
         Screen driver:
           local ss = require "sendingstate"
-          local screen = ss.open("counter.lua", { state = {...}, data = "payload.json" })
-        Paths are looked up beside the spec, then from the project root (the nearest folder with
-        .busted, .git or .luarc.json). Then: screen:tap(id), screen:send(id, event),
-        screen:set(id, value), screen:type(id, text), screen:gesture(id, kind [, params]),
-        screen:row(list, index), screen:settle([seconds]) (waits for effects; fails listing what
-        is still pending), screen.state, screen.view.<id>.<prop>, screen.actions,
-        screen.pending, screen:tree(), screen:close(), and assert.tree_matches(screen, "name")
-        (a snapshot in __snapshots__/<spec>/ beside the spec; --update-snapshots records it).
-        A screen opened in a test closes when the test ends.
+          local screen = ss.open("counter.lua", { state = {}, data = "p.json" })
+        Paths are looked up beside the spec, then from the project root (the
+        nearest folder with .busted, .git or .luarc.json). Then screen:tap(id),
+        screen:send(id, event), screen:set(id, value), screen:type(id, text),
+        screen:gesture(id, kind [, params]), screen:row(list, index),
+        screen:settle([seconds]) (waits for effects; fails listing what is
+        still pending), screen.state, screen.view.<id>.<prop>, screen.actions,
+        screen.pending, screen:tree(), screen:close(), and
+        assert.tree_matches(screen, "name") (a snapshot in __snapshots__/ beside
+        the spec; --update-snapshots records it). A screen opened in a test
+        closes when the test ends.
 
         The driver's methods mirror the EVENT grammar of `run` and `repl`:
         \(EventCommand.grammar)
 
-        An error, a failed assertion or a timeout fails its test alone, with the spec's
-        file:line; what a test prints is shown under it. The last line is exactly
-        "N passed, N failed" (", N skipped" when some were; on stderr with --output
-        TAP/junit/json); the exit code is 1 if any test failed.
+        An error, a failed assertion or a timeout fails its test alone, with the
+        spec's file:line; what a test prints is shown under it. The last line is
+        exactly "N passed, N failed" (", N skipped" when some were; on stderr
+        with --output TAP/junit/json); the exit code is 1 if any test failed.
 
         Examples:
           sendingstate test

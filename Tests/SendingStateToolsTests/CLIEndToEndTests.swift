@@ -53,6 +53,64 @@ struct CLIEndToEndTests {
     #expect(try runCLI(["run", "examples/counter/counter.lua", "--state", "{not json"]).status == 2)
   }
 
+  @Test("run shows each batch of effect results as a step, bounds its wait with --settle and lists what still runs")
+  func runEffects() throws {
+    let result = try runCLI(["run", "spec/screens/ticker.lua", "--send", "tap start", "--send", "tap loop", "--settle", "0.3"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("> tap start\n  actions: start\n  state: (unchanged)\n"))
+    #expect(result.stdout.contains("> effect: tick\n  actions: tick\n  state:\n    ticks: 0 → 1\n"))
+    #expect(result.stdout.contains("> effect: loop\n"))
+    #expect(result.stderr.contains("warning: 1 effect(s) still running after waiting 0.3 s (--settle)"))
+  }
+
+  @Test("an effect's error reaches the user: stderr and exit 1, with the traceback under --verbose")
+  func runEffectError() throws {
+    let fixture = "Tests/SendingStateToolsTests/Fixtures/specs/effect_error_screen.lua"
+    let result = try runCLI(["run", fixture, "--send", "tap start"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("error: an effect's result failed: \(fixture):11: in handle (action 'tick'): the tick failed"))
+    let verbose = try runCLI(["run", fixture, "--send", "tap start", "--verbose"])
+    #expect(verbose.stderr.contains("stack traceback:"), "\(verbose.stderr)")
+  }
+
+  @Test("the error that stops a command shows its Lua traceback")
+  func traceback() throws {
+    let script = try runCLI(["run", "Tests/SendingStateLuaTests/Fixtures/screens/callback_error.lua", "--send", "tap b"])
+    #expect(script.status == 1)
+    #expect(script.stderr.contains("stack traceback:"), "\(script.stderr)")
+  }
+
+  @Test("--format json: stdout is the report alone, what the script prints goes to stderr")
+  func jsonStdoutAlone() throws {
+    let result = try runCLI(["run", "Tests/SendingStateToolsTests/Fixtures/specs/printing_screen.lua", "--format", "json"])
+    #expect(result.status == 0)
+    #expect(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) is [String: Any])
+    #expect(result.stderr.contains("from the screen"))
+    #expect(!result.stdout.contains("from the screen"))
+  }
+
+  @Test("folders and odd paths get plain words; bad --state JSON names its line and column")
+  func plainWords() throws {
+    let folder = try runCLI(["run", "examples/counter"])
+    #expect(folder.status == 2)
+    #expect(folder.stderr == "error: 'examples/counter' is a folder, not a screen script: give a .lua file in it (counter.lua)\n")
+    let device = try runCLI(["run", "/dev/null"])
+    #expect(device.status == 2)
+    #expect(device.stderr.contains("is not a regular file"))
+    let json = try runCLI(["run", "examples/counter/counter.lua", "--state", "{\"count\": 1,\n \"title\": x}"])
+    #expect(json.status == 2)
+    #expect(json.stderr.contains("--state: not valid JSON at line 2, column 11"), "\(json.stderr)")
+    let short = try runCLI(["run", "examples/counter/counter.lua", "--state", "{\"count\": 1"])
+    #expect(short.stderr.contains("--state: not valid JSON at the end (line 1, column 12): the text ends too early"), "\(short.stderr)")
+  }
+
+  @Test("check compiles specs too")
+  func checkSpecs() throws {
+    let result = try runCLI(["check", "Tests/SendingStateToolsTests/Fixtures/specs"])
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("syntax_error_spec.lua:4: ')' expected (to close '(' at line 3)"))
+  }
+
   @Test("--events reads a file; --state takes JSON or @FILE; --svg and --png draw the screen")
   func eventsStateSVG() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-cli-\(UUID().uuidString)")
@@ -76,10 +134,12 @@ struct CLIEndToEndTests {
     #expect(inline.stdout.contains("label#count text=\"5\""))
   }
 
-  @Test("repl works with piped stdin")
+  @Test("repl works with piped stdin, and exits 1 when a command failed")
   func replPiped() throws {
+    let clean = try runCLI(["repl", "examples/counter/counter.lua"], input: "tap plus\nstate\nquit\n")
+    #expect(clean.status == 0)
     let result = try runCLI(["repl", "examples/counter/counter.lua"], input: "tap plus\nstate\nactions\ntap nope\nquit\n")
-    #expect(result.status == 0)
+    #expect(result.status == 1)
     #expect(result.stdout.contains("count: 1 → 2"))
     #expect(result.stdout.contains(#"{"count":2,"title":"Product"}"#))
     #expect(result.stdout.contains("1. increment"))
@@ -169,5 +229,37 @@ struct CLIEndToEndTests {
     for command in ["run", "repl", "test"] {
       #expect(try runCLI([command, "--help"]).stdout.contains("row LISTID INDEX EVENT"), "\(command)")
     }
+  }
+}
+
+@Suite("sendingstate --help")
+struct HelpTests {
+  @Test("help text is wrapped once: the overview reads the same at 80 columns as at 300", arguments: ["", "run", "test", "check", "repl", "stubs", "init"])
+  func wrappedOnce(command: String) throws {
+    func overview(_ columns: Int) throws -> String {
+      let arguments = (command.isEmpty ? [] : [command]) + ["--help"]
+      let result = try runCLI(arguments, in: repositoryRoot.path, environment: ["COLUMNS": "\(columns)"])
+      return String(result.stdout.components(separatedBy: "\nUSAGE:")[0])
+    }
+    let narrow = try overview(80)
+    #expect(narrow == (try overview(300)))
+    #expect(narrow.split(separator: "\n").allSatisfy { $0.count <= 80 })
+  }
+
+  @Test("usage errors exit 2, as documented (argument-parser's own code is 64)")
+  func usageExitCode() throws {
+    let unknown = try runCLI(["run", "examples/counter/counter.lua", "--bogus"])
+    #expect(unknown.status == 2)
+    #expect(unknown.stderr.contains("Unknown option '--bogus'"))
+    #expect(try runCLI(["test", "--timeout", "-1"]).status == 2)
+    #expect(try runCLI(["frobnicate"]).status == 2)
+  }
+
+  @Test("shell completion scripts are generated (documented in the top-level help)")
+  func completions() throws {
+    let bash = try runCLI(["--generate-completion-script", "bash"])
+    #expect(bash.status == 0)
+    #expect(bash.stdout.contains("sendingstate"))
+    #expect(try runCLI(["--help"]).stdout.contains("--generate-completion-script"))
   }
 }
