@@ -32,12 +32,21 @@ struct SendingStateCommand: AsyncParsableCommand {
       } else {
         try command.run()
       }
+      await releaseBeforeExit()
     } catch {
+      await releaseBeforeExit()
       if exitCode(for: error) == .validationFailure {
         FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
         Foundation.exit(2)
       }
       exit(withError: error)
     }
+  }
+
+  /// Lets the main actor run the deinitializers the command's objects queued there (screens and
+  /// their views), so nothing is alive when the process exits (LeakSanitizer checks at exit).
+  @MainActor
+  static func releaseBeforeExit() async {
+    await Task.yield()
   }
 }

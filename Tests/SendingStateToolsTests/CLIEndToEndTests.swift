@@ -232,6 +232,7 @@ struct CLIEndToEndTests {
   }
 }
 
+extension CLIEndToEndTests {
 @Suite("sendingstate --help")
 struct HelpTests {
   @Test("help text is wrapped once: the overview reads the same at 80 columns as at 300", arguments: ["", "run", "test", "check", "repl", "stubs", "init"])
@@ -262,4 +263,5 @@ struct HelpTests {
     #expect(bash.stdout.contains("sendingstate"))
     #expect(try runCLI(["--help"]).stdout.contains("--generate-completion-script"))
   }
+}
 }

@@ -18,9 +18,9 @@ struct TerminalTests {
   @Test("the test output is coloured when asked, plain when not")
   @MainActor
   func specColors() async throws {
-    let plain = try await runSpecs([repoPath("examples/counter")])
+    let plain = try await runSpecs([toolFixture("specs/printing_spec.lua")])
     #expect(!plain.output.contains("\u{1B}["))
-    let colored = try await runSpecs([repoPath("examples/counter")]) { $0.color = true }
+    let colored = try await runSpecs([toolFixture("specs/printing_spec.lua")]) { $0.color = true }
     #expect(colored.output.contains("\u{1B}[32m✓\u{1B}[0m"))
   }
 }

@@ -20,7 +20,10 @@ func temporaryFolder(_ name: String) throws -> URL {
   return folder
 }
 
-@Suite("sendingstate test, end to end", .serialized)
+/// Nested in the serialized end-to-end suite: one child process at a time, so the tests that
+/// wait for children never hold more than one thread of the shared pool.
+extension CLIEndToEndTests {
+@Suite("sendingstate test, end to end")
 struct TestCommandTests {
   @Test("an error, an endless loop, a screen's budget overrun and an effect's error each fail one test; the rest runs")
   func isolation() throws {
@@ -42,6 +45,16 @@ struct TestCommandTests {
     #expect(result.stdout.contains("\(fixture)effect_error_screen.lua:11: in handle (action 'tick'): the tick failed"))
     #expect(result.stdout.contains("  ✓ isolation › prints and passes\n    │ hello from the test\n    │ and io.write too\n"))
     #expect(result.stdout.hasSuffix("\n2 passed, 4 failed\n"))
+  }
+
+  @Test("failures name the test, luassert's message and the spec's whole file:line; pending counts as skipped")
+  func failures() throws {
+    let result = try runCLI(["test", "Tests/SendingStateToolsTests/Fixtures/failing_spec.lua"])
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("  ✗ failing › fails with expected and actual\n"))
+    #expect(result.stdout.contains("      Tests/SendingStateToolsTests/Fixtures/failing_spec.lua:15: Expected objects to be the same.\n"))
+    #expect(result.stdout.contains("  - failing › later (pending)\n"))
+    #expect(result.stdout.hasSuffix("\n2 passed, 1 failed, 1 skipped\n"))
   }
 
   @Test("what the screens a test opens print is shown under that test")
@@ -157,11 +170,12 @@ struct TestCommandTests {
   func sameAsBusted(options: [String]) throws {
     let ours = try runCLI(["test", "-o", "TAP"] + options + ["spec/busted_style_spec.lua"])
     let child = try ChildProcess(
-      executable: TestCommandTests.busted[0], arguments: [TestCommandTests.busted[1], "-o", "TAP"] + options + ["spec/busted_style_spec.lua"],
+      executable: CLIEndToEndTests.TestCommandTests.busted[0], arguments: [CLIEndToEndTests.TestCommandTests.busted[1], "-o", "TAP"] + options + ["spec/busted_style_spec.lua"],
       directory: repositoryRoot.path)
     child.send("")
     #expect(child.wait() == 0, "\(child.errors)")
     #expect(!ours.stdout.isEmpty)
     #expect(ours.stdout == child.output, "\(options)")
   }
+}
 }
