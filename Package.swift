@@ -58,9 +58,20 @@ let package = Package(
       name: "CLuaShim",
       dependencies: ["CLua"]
     ),
+    // Fetches for effects and payload URLs: Debian's libcurl, behind one bounded C call (a
+    // body limit that stops the transfer, a deadline, a cancel flag; http and https only).
+    .systemLibrary(
+      name: "CCurl",
+      pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"])]
+    ),
+    .target(
+      name: "CFetch",
+      dependencies: ["CCurl"]
+    ),
     .target(
       name: "SendingStateLua",
-      dependencies: ["SendingState", "SendingStateHeadless", "CLua", "CLuaShim"],
+      dependencies: ["SendingState", "SendingStateHeadless", "CLua", "CLuaShim", "CFetch"],
       swiftSettings: strictSettings
     ),
 

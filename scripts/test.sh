@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Passes the tests on a fresh machine: installs system dependencies, checks the C shim with
 # strict warnings, builds with zero warnings in our own code, runs the whole suite, then runs
-# the example specs through the CLI and the preview's browser tests.
+# our specs and the example specs through the CLI, luacheck, real libraries' busted suites and
+# the preview's browser tests.
 #
 # Usage: scripts/test.sh [extra `swift test` arguments]
 set -euo pipefail
@@ -25,8 +26,15 @@ fi
 
 swift test --skip-build "$@"
 
-# The example specs, through the CLI as users run them.
-"$(swift build --show-bin-path)/sendingstate" test examples
+# Lint: the examples and our specs, with the shipped .luacheckrc (0 warnings).
+luacheck --no-color --quiet examples spec
+
+# Our specs and the examples, through the CLI as users run them (.busted names them).
+"$(swift build --show-bin-path)/sendingstate" test
+
+# Real libraries' own busted suites pass as under busted 2.1.1 (fetches Debian source packages
+# once; see the script).
+scripts/library-suites.sh "$(swift build --show-bin-path)/sendingstate"
 
 # The live preview in a real browser (Chromium + Selenium), which also refreshes the README's
 # screenshots.

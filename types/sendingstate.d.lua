@@ -4,8 +4,14 @@
 
 ---@alias SSEventName "touchDown"|"touchUpInside"|"touchUpOutside"|"valueChanged"|"editingDidBegin"|"editingChanged"|"editingDidEnd"|"primaryActionTriggered"|"tap"|"longPress"|"swipe"|"pan"|"pinch"|"rotation"|"screenEdge"|"hover"
 ---@alias SSGestureName "tap"|"longPress"|"swipe"|"pan"|"pinch"|"rotation"|"screenEdge"|"hover"
----@alias SSAction string|{ type: string }
----@alias SSOn fun(sender: SSView, event: SSEventName|table, callback: fun(state: table, sender: SSView): (SSAction|SSAction[]|nil))
+
+---An action: a table with a `type` (and any data), or just the type.
+---@class SSActionTable
+---@field type string What happened (handle switches on it).
+---@field [string] any
+
+---@alias SSAction string|SSActionTable
+---@alias SSOn fun(sender: SSAnyView, event: SSEventName|table, callback: fun(state: table, sender: SSAnyView): (SSAction|SSAction[]|nil))
 
 ---@class SSView
 ---@field id string? The view's id. (read-only)
@@ -59,24 +65,162 @@
 ---@class SSUnit: SSView
 ---@field type string The unit's type. (read-only)
 
----@class SSUI
----@field view fun(props: table): SSView Builds a view; array items are children.
----@field label fun(props: table): SSLabel Builds a label; array items are children.
----@field image fun(props: table): SSImage Builds a image; array items are children.
----@field button fun(props: table): SSButton Builds a button; array items are children.
----@field switch fun(props: table): SSSwitch Builds a switch; array items are children.
----@field slider fun(props: table): SSSlider Builds a slider; array items are children.
----@field stepper fun(props: table): SSStepper Builds a stepper; array items are children.
----@field segmented fun(props: table): SSSegmented Builds a segmented; array items are children.
----@field textfield fun(props: table): SSTextfield Builds a textfield; array items are children.
----@field stack fun(props: table): SSStack Builds a stack; array items are children.
----@field list fun(props: table): SSList Builds a list; array items are children.
----@field sections fun(props: table): SSSections Builds a sections; array items are children.
+---Any view: `view.<id>` in configure and events, and a callback's sender.
+---@class SSAnyView: SSView
+---@field text string The text.
+---@field image string? The image's name.
+---@field title string The title.
+---@field selected boolean Whether the button is selected.
+---@field isOn boolean Whether the switch is on.
+---@field value number The value, kept within min…max.
+---@field min number The lowest value.
+---@field max number The highest value.
+---@field step number The amount one step moves the value.
+---@field segments string[] The segment titles.
+---@field selectedIndex integer The selected segment, 1-based (0: none).
+---@field placeholder string The hint shown when empty.
+---@field axis "vertical"|"horizontal" The layout axis.
+---@field spacing number The gap between children.
+---@field rows table[] The items; each visible row is configured with its item.
+---@field visibleRows integer How many rows are visible at once.
+---@field type string The unit's type.
 
+---The views of a screen (or a row, or a unit) by id.
+---@class SSViews
+---@field [string] SSAnyView
+
+---The argument of `ui.view { … }`: properties, and child views as array items.
+---@class SSViewProps
+---@field id string? The view's id (unique in the screen).
+---@field hidden boolean? Whether the view is hidden.
+---@field alpha number? Opacity from 0 to 1.
+---@field enabled boolean? Whether the view takes interaction.
+---@field [integer] SSView
+
+---The argument of `ui.label { … }`: properties, and child views as array items.
+---@class SSLabelProps
+---@field id string? The view's id (unique in the screen).
+---@field hidden boolean? Whether the view is hidden.
+---@field alpha number? Opacity from 0 to 1.
+---@field enabled boolean? Whether the view takes interaction.
+---@field text string? The text.
+---@field [integer] SSView
+
+---The argument of `ui.image { … }`: properties, and child views as array items.
+---@class SSImageProps
+---@field id string? The view's id (unique in the screen).
+---@field hidden boolean? Whether the view is hidden.
+---@field alpha number? Opacity from 0 to 1.
+---@field enabled boolean? Whether the view takes interaction.
+---@field image string? The image's name.
+---@field [integer] SSView
+
+---The argument of `ui.button { … }`: properties, and child views as array items.
+---@class SSButtonProps
+---@field id string? The view's id (unique in the screen).
+---@field hidden boolean? Whether the view is hidden.
+---@field alpha number? Opacity from 0 to 1.
+---@field enabled boolean? Whether the view takes interaction.
+---@field title string? The title.
+---@field selected boolean? Whether the button is selected.
+---@field [integer] SSView
+
+---The argument of `ui.switch { … }`: properties, and child views as array items.
+---@class SSSwitchProps
+---@field id string? The view's id (unique in the screen).
+---@field hidden boolean? Whether the view is hidden.
+---@field alpha number? Opacity from 0 to 1.
+---@field enabled boolean? Whether the view takes interaction.
+---@field isOn boolean? Whether the switch is on.
+---@field [integer] SSView
+
+---The argument of `ui.slider { … }`: properties, and child views as array items.
+---@class SSSliderProps
+---@field id string? The view's id (unique in the screen).
+---@field hidden boolean? Whether the view is hidden.
+---@field alpha number? Opacity from 0 to 1.
+---@field enabled boolean? Whether the view takes interaction.
+---@field value number? The value, kept within min…max.
+---@field min number? The lowest value.
+---@field max number? The highest value.
+---@field [integer] SSView
+
+---The argument of `ui.stepper { … }`: properties, and child views as array items.
+---@class SSStepperProps
+---@field id string? The view's id (unique in the screen).
+---@field hidden boolean? Whether the view is hidden.
+---@field alpha number? Opacity from 0 to 1.
+---@field enabled boolean? Whether the view takes interaction.
+---@field value number? The value, kept within min…max.
+---@field min number? The lowest value.
+---@field max number? The highest value.
+---@field step number? The amount one step moves the value.
+---@field [integer] SSView
+
+---The argument of `ui.segmented { … }`: properties, and child views as array items.
+---@class SSSegmentedProps
+---@field id string? The view's id (unique in the screen).
+---@field hidden boolean? Whether the view is hidden.
+---@field alpha number? Opacity from 0 to 1.
+---@field enabled boolean? Whether the view takes interaction.
+---@field segments string[]? The segment titles.
+---@field selectedIndex integer? The selected segment, 1-based (0: none).
+---@field [integer] SSView
+
+---The argument of `ui.textfield { … }`: properties, and child views as array items.
+---@class SSTextfieldProps
+---@field id string? The view's id (unique in the screen).
+---@field hidden boolean? Whether the view is hidden.
+---@field alpha number? Opacity from 0 to 1.
+---@field enabled boolean? Whether the view takes interaction.
+---@field text string? The text.
+---@field placeholder string? The hint shown when empty.
+---@field [integer] SSView
+
+---The argument of `ui.stack { … }`: properties, and child views as array items.
+---@class SSStackProps
+---@field id string? The view's id (unique in the screen).
+---@field hidden boolean? Whether the view is hidden.
+---@field alpha number? Opacity from 0 to 1.
+---@field enabled boolean? Whether the view takes interaction.
+---@field axis ("vertical"|"horizontal")? The layout axis.
+---@field spacing number? The gap between children.
+---@field [integer] SSView
+
+---The argument of `ui.list { … }`: properties, and child views as array items.
 ---@class SSListProps
----@field row fun(ui: SSUI): SSView Builds one row (called once per created row; rows are reused).
----@field configure fun(row: table<string, SSView>, item: table) Configures a row with its item.
----@field events fun(row: table<string, SSView>, on: SSOn) Declares the row's events; callbacks get the item.
+---@field id string? The view's id (unique in the screen).
+---@field hidden boolean? Whether the view is hidden.
+---@field alpha number? Opacity from 0 to 1.
+---@field enabled boolean? Whether the view takes interaction.
+---@field rows table[]? The items; each visible row is configured with its item.
+---@field visibleRows integer? How many rows are visible at once.
+---@field row (fun(ui: SSUI): SSView)? Builds one row (called once per created row; rows are reused).
+---@field configure (fun(row: table<string, SSView>, item: table))? Configures a row with its item.
+---@field events (fun(row: table<string, SSView>, on: SSOn))? Declares the row's events; callbacks get the item.
+---@field [integer] SSView
+
+---The argument of `ui.sections { … }`: properties, and child views as array items.
+---@class SSSectionsProps
+---@field id string? The view's id (unique in the screen).
+---@field hidden boolean? Whether the view is hidden.
+---@field alpha number? Opacity from 0 to 1.
+---@field enabled boolean? Whether the view takes interaction.
+---@field [integer] SSView
+
+---@class SSUI
+---@field view fun(props: SSViewProps): SSView Builds a view view.
+---@field label fun(props: SSLabelProps): SSLabel Builds a label view.
+---@field image fun(props: SSImageProps): SSImage Builds a image view.
+---@field button fun(props: SSButtonProps): SSButton Builds a button view.
+---@field switch fun(props: SSSwitchProps): SSSwitch Builds a switch view.
+---@field slider fun(props: SSSliderProps): SSSlider Builds a slider view.
+---@field stepper fun(props: SSStepperProps): SSStepper Builds a stepper view.
+---@field segmented fun(props: SSSegmentedProps): SSSegmented Builds a segmented view.
+---@field textfield fun(props: SSTextfieldProps): SSTextfield Builds a textfield view.
+---@field stack fun(props: SSStackProps): SSStack Builds a stack view.
+---@field list fun(props: SSListProps): SSList Builds a list view.
+---@field sections fun(props: SSSectionsProps): SSSections Builds a sections view.
 
 ---@class SSStore
 ---@field state table The current state (read-only).
@@ -86,62 +230,52 @@
 ---@field after fun(self: SSStore, seconds: number, action: SSAction) Dispatches an action after a delay (an effect).
 ---@field fetch fun(self: SSStore, url: string, types: { ok: string, fail: string }) HTTP GET; the result comes back as an action (an effect).
 
----@class SSUnit
+---A server-driven unit's script.
+---@class SSUnitModule
 ---@field layout fun(ui: SSUI): SSView
----@field configure (fun(view: table<string, SSView>, data: table, state: table))?
----@field events (fun(view: table<string, SSView>, on: SSOn))?
+---@field configure (fun(view: SSViews, data: table, state: table))?
+---@field events (fun(view: SSViews, on: SSOn))?
 
+---What a screen script returns.
 ---@class SSScreenTable
 ---@field name string? The screen's name.
 ---@field state table The initial state (required).
 ---@field schema table? Field types every new state must fit.
----@field units table<string, SSUnit>? Renderers of server-driven unit types.
+---@field units table<string, SSUnitModule>? Renderers of server-driven unit types.
 ---@field layout fun(ui: SSUI): SSView Builds the view tree once (required).
----@field configure fun(view: table<string, SSView>, state: table) Applies the state to the views (required).
----@field events (fun(view: table<string, SSView>, on: SSOn))? Declares sender → event → actions.
+---@field configure fun(view: SSViews, state: table) Applies the state to the views (required).
+---@field events (fun(view: SSViews, on: SSOn))? Declares sender → event → actions.
 ---@field handle (fun(action: SSAction, store: SSStore))? Changes state through the store.
 
+---A screen opened by a spec (`ss.open`).
 ---@class SSScreen
 ---@field state table A snapshot of the screen's state.
----@field actions SSAction[] The actions dispatched so far.
----@field view table<string, table<string, any>> view.<id>.<property> reads a view's property.
+---@field actions SSActionTable[] The actions dispatched so far.
+---@field pending integer How many effects are still running.
+---@field view SSViews view.<id>.<property> reads a view's property (read-only).
 ---@field tap fun(self: SSScreen, id: string) touchUpInside on a control, a tap gesture on a view.
 ---@field send fun(self: SSScreen, id: string, event: SSEventName) Fires an event.
 ---@field set fun(self: SSScreen, id: string, value: any) Sets a control's value as a user would.
 ---@field type fun(self: SSScreen, id: string, text: string) Types into a text field.
 ---@field gesture fun(self: SSScreen, id: string, kind: SSGestureName, params: table?) Performs a gesture.
 ---@field row fun(self: SSScreen, list: string, index: integer): SSScreen A driver for one list row.
----@field settle fun(self: SSScreen, seconds: number?) Waits for the screen's effects (timers, fetches).
+---@field settle fun(self: SSScreen, seconds: number?) Waits for the screen's effects (default: test --settle); fails listing what is still pending.
 ---@field tree fun(self: SSScreen): string The render tree as text.
 ---@field close fun(self: SSScreen) Closes the screen.
 
+---@class SSOpenOptions
+---@field state table? A start state instead of the script's.
+---@field data string? A server-driven payload (a JSON file beside the spec or from the project root).
+
+---`require "sendingstate"`.
 ---@class SSModule
 ---@field version string The host API version.
----@field open fun(path: string, options: { state: table?, data: string? }?): SSScreen Opens a screen (specs only).
+---@field open fun(path: string, options: SSOpenOptions?): SSScreen Opens a screen beside the spec or from the project root (specs only).
 
----@class SSAssert
----@field are { equal: fun(expected: any, actual: any), same: fun(expected: any, actual: any) } Equality (same: deep).
----@field are_not { equal: fun(expected: any, actual: any), same: fun(expected: any, actual: any) } Inequality.
----@field equal fun(expected: any, actual: any) Same as are.equal.
----@field equals fun(expected: any, actual: any) Same as are.equal.
----@field same fun(expected: any, actual: any) Same as are.same.
----@field is_true fun(value: any) The value is true.
----@field is_false fun(value: any) The value is false.
----@field is_nil fun(value: any) The value is nil.
----@field is_not_nil fun(value: any) The value is not nil.
----@field truthy fun(value: any) The value is neither nil nor false.
----@field falsy fun(value: any) The value is nil or false.
----@field has_error fun(body: fun(), message: string?) The function raises (that message, without its position).
----@field is table is.true / is.false / is.nil.
-assert = {} ---@type SSAssert
+---luassert, as extended by `sendingstate test`.
+---@class luassert
+---@field tree_matches fun(screen: SSScreen|string, name: string?) The render tree matches __snapshots__/<spec>/<name>.tree beside the spec.
 
----@type fun(name: string, body: fun())
-describe = nil -- Groups tests.
----@type fun(name: string, body: fun())
-it = nil -- One test.
----@type fun(name: string)
-pending = nil -- A test to write later (counted as skipped).
----@type fun(body: fun())
-before_each = nil -- Runs before every test of the block.
----@type fun(body: fun())
-after_each = nil -- Runs after every test of the block.
+---@type SSModule
+local sendingstate = {}
+return sendingstate

@@ -6,11 +6,12 @@ extension SendingStateCommand {
   /// `sendingstate check [PATH…]`: compile every script and dry-run every screen.
   struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Compile every script and load each screen in a dry run; report every problem with file:line.",
+      abstract: "Compile scripts and specs, dry-run screens; problems with file:line.",
       discussion: """
-        A dry run builds the layout, validates the initial state against the schema, checks event
-        names and sender ids, and configures once, without driving events. Exit code 1 if any
-        problem is found.
+        Specs (*_spec.lua) are compiled. Screens are opened in a dry run: it builds
+        the layout, validates the initial state against the schema, checks event
+        names and sender ids, and configures once, without driving events. Hidden
+        folders (.build, .git) are skipped. Exit code 1 if any problem is found.
 
         Example:
           sendingstate check examples
@@ -29,7 +30,7 @@ extension SendingStateCommand {
         throw failure(error)
       }
       for problem in problems { emit(problem.description) }
-      let scripts = (try? Checker.scripts(in: paths).count) ?? 0
+      let scripts = Checker.count(paths: paths)
       emit(problems.isEmpty ? "\(scripts) scripts checked, no problems" : "\(problems.count) problem(s) in \(scripts) scripts")
       if !problems.isEmpty { throw ExitCode(1) }
     }

@@ -6,14 +6,19 @@ extension SendingStateCommand {
   /// `sendingstate repl SCREEN`: drive a screen interactively (or from piped stdin).
   struct Repl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Drive a screen interactively: EVENTs plus state, tree, actions, reload, help, quit.",
+      abstract: "Drive a screen interactively (EVENTs, state, tree, actions, reload).",
       discussion: """
         \(SendingStateTools.Repl.help)
 
-        Works in a terminal and with piped stdin.
+        In a terminal: arrows, Home/End and Emacs keys (Ctrl-A/E/K/U/W) edit the line,
+        Up/Down walk the history (kept in ~/.sendingstate_history), Tab completes
+        commands, view ids, event names and gesture kinds (twice: lists them).
+
+        With piped stdin, commands are read one a line; the exit code is 1 if any
+        command failed.
 
         Example:
-          printf 'tap plus\\nstate\\nquit\\n' | sendingstate repl examples/counter/counter.lua
+          printf 'tap plus\\nstate\\n' | sendingstate repl examples/counter/counter.lua
         """
     )
 
@@ -21,6 +26,9 @@ extension SendingStateCommand {
 
     @Flag(help: "Reload the script when a .lua file beside it changes, keeping the state.")
     var watch = false
+
+    @Flag(name: [.short, .customLong("verbose")], help: "Show Lua tracebacks with every error.")
+    var verbose = false
 
     @MainActor
     func run() async throws {
@@ -31,31 +39,39 @@ extension SendingStateCommand {
         throw failure(error)
       }
       let repl = SendingStateTools.Repl(session: session)
-      let interactive = isatty(0) != 0
+      repl.verbose = verbose
+      let interactive = isatty(0) != 0 && isatty(1) != 0
       emit(session.tree)
       if watch {
         Task { @MainActor in try? await Watcher.watch(session: session, printTree: true) }
       }
+      let reader = interactive
+        ? TerminalLineReader(historyFile: TerminalLineReader.defaultHistoryFile) { [ids = session.screen.ids] words, _ in
+          SendingStateTools.Repl.completions(after: words, ids: ids)
+        } : nil
+      var failed = false
       while !repl.finished {
-        if interactive { FileHandle.standardOutput.write(Data("> ".utf8)) }
-        guard let line = await readLineAsync() else { break }
+        guard let line = await readLineAsync(reader) else { break }
         let (output, isError) = await repl.handle(line)
         if output.isEmpty { continue }
         if isError {
+          failed = true
           FileHandle.standardError.write(Data((output + "\n").utf8))
         } else {
           emit(output)
         }
       }
+      if failed && !interactive { throw ExitCode(1) }
     }
   }
 }
 
-/// Reads a line from stdin without blocking the main actor (so --watch keeps working).
-func readLineAsync() async -> String? {
+/// Reads a line from stdin (through the line editor in a terminal) without blocking the main
+/// actor, so --watch keeps working.
+func readLineAsync(_ reader: TerminalLineReader?) async -> String? {
   await withCheckedContinuation { continuation in
     Thread.detachNewThread {
-      continuation.resume(returning: readLine(strippingNewline: true))
+      continuation.resume(returning: reader.map { $0.readLine(prompt: "> ") } ?? readLine(strippingNewline: true))
     }
   }
 }

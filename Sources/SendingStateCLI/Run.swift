@@ -11,12 +11,20 @@ extension SendingStateCommand {
       discussion: """
         \(EventCommand.grammar)
 
-        Text output shows, after each event, the event, the actions dispatched, the state
-        change and the new tree. --format json prints one object:
-        { "steps": [ { "event", "actions", "state", "changes" } ], "state", "tree", "warnings" }.
+        Text output shows, after each event, the event, the actions dispatched, the
+        state change and the new tree. After each event, run waits for the screen's
+        effects (timers, fetches) up to --settle seconds (default 5) and shows each
+        batch of effect results as its own step ("> effect: tick"); effects still
+        running then are listed on stderr. An effect whose result fails is an error
+        (stderr, exit 1).
+
+        --format json prints one object and nothing else on stdout (what the script
+        prints goes to stderr):
+        { "steps": [ { "event", "actions", "state", "changes" } ], "state", "tree",
+          "warnings", "pending" }
 
         Example:
-          sendingstate run examples/counter/counter.lua --send 'tap plus' --send 'tap plus'
+          sendingstate run examples/counter/counter.lua --send 'tap plus'
         """
     )
 
@@ -31,6 +39,9 @@ extension SendingStateCommand {
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
 
+    @Option(help: "Seconds to wait for effects after each event (0: do not wait).")
+    var settle: Double = ScreenSession.defaultSettle
+
     @Option(help: "Write an SVG picture of the final screen to this file.")
     var svg: String?
 
@@ -40,28 +51,55 @@ extension SendingStateCommand {
     @Flag(help: "Keep running: reload the script when a .lua file beside it changes, keeping the state.")
     var watch = false
 
+    @Flag(name: [.short, .customLong("verbose")], help: "Show Lua tracebacks with every error and warning.")
+    var verbose = false
+
+    func validate() throws {
+      guard settle >= 0, settle.isFinite else { throw ValidationError("--settle must be a number of seconds ≥ 0") }
+    }
+
     @MainActor
     func run() async throws {
+      var failed = false
       do {
         var commands = try events.map(EventCommand.init(parsing:))
-        if let eventsFile { commands += try EventScript.commands(inFile: eventsFile) }
-        let session = try ScreenSession(path: screen.screen, options: try await screen.screenOptions())
+        if let eventsFile {
+          try ScriptPath.check(eventsFile, role: "events")
+          commands += try EventScript.commands(inFile: eventsFile)
+        }
+        var options = try await screen.screenOptions()
+        if format == .json {
+          // stdout holds the report alone.
+          options.output = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        }
+        let session = try ScreenSession(path: screen.screen, options: options)
         if commands.isEmpty, format == .text { emit(session.tree) }
+        var pending = 0
         for command in commands {
           let record = try session.apply(command)
-          await session.screen.settle(timeout: .seconds(10))
           if format == .text { emit(session.text(for: record)) }
+          let settled = await session.settle(timeout: .milliseconds(Int((settle * 1000).rounded())))
+          if format == .text { settled.records.forEach { emit(session.text(for: $0)) } }
+          for error in settled.errors {
+            failed = true
+            report("error: an effect's result failed: " + (verbose ? error.fullDescription : error.description))
+          }
+          pending = settled.pending
         }
-        for warning in session.screen.warnings {
-          FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+        if pending > 0 {
+          report(
+            "warning: \(pending) effect(s) still running after waiting \(settle) s (--settle); their results are not shown "
+              + "(a timer that re-arms itself never ends)")
         }
-        if format == .json { emit(session.json()) }
+        for warning in session.screen.warnings { report("warning: \(warning)") }
+        if format == .json { emit(session.json(pending: pending)) }
         if let svg { try SVGRenderer.write(session.screen.root.renderTree(), to: svg) }
         if let png { try PNGRenderer.write(session.screen.root.renderTree(), to: png) }
         if watch { try await Watcher.watch(session: session, printTree: true) }
       } catch {
         throw failure(error)
       }
+      if failed { throw ExitCode(1) }
     }
   }
 }
@@ -70,4 +108,9 @@ extension SendingStateCommand {
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
   case text
   case json
+}
+
+/// Writes a line to standard error.
+func report(_ text: String) {
+  FileHandle.standardError.write(Data((text + "\n").utf8))
 }

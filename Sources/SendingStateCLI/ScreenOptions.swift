@@ -20,23 +20,7 @@ struct ScreenOptions: ParsableArguments {
   /// The screen options these arguments describe (loads the state and payload).
   func screenOptions() async throws -> LuaScreen.Options {
     var options = LuaScreen.Options(scriptRoots: roots)
-    if let state {
-      let json: Data
-      if state.hasPrefix("@") {
-        let path = String(state.dropFirst())
-        guard let contents = FileManager.default.contents(atPath: path) else {
-          throw ToolError.usage("--state: cannot read '\(path)'")
-        }
-        json = contents
-      } else {
-        json = Data(state.utf8)
-      }
-      do {
-        options.state = try JSONDecoder().decode(LuaValue.self, from: json)
-      } catch {
-        throw ToolError.usage("--state: not valid JSON (\(error.localizedDescription))")
-      }
-    }
+    if let state { options.state = try JSONInput.value(fromArgument: state, name: "--state") }
     if let data {
       do {
         options.data = try await ServerPayload.load(from: data)
@@ -48,12 +32,14 @@ struct ScreenOptions: ParsableArguments {
   }
 }
 
-/// Prints a tool error to stderr and returns the exit to throw (so everything unwinds and is
-/// released before the process exits).
+/// Prints the error that stops a command to stderr — a script error with its Lua traceback —
+/// and returns the exit to throw (so everything unwinds and is released before the process
+/// exits).
 func failure(_ error: any Error) -> ExitCode {
   if let exit = error as? ExitCode { return exit }
   let toolError = ToolError.from(error)
-  FileHandle.standardError.write(Data(("error: " + toolError.description + "\n").utf8))
+  let label = Terminal.paint("error:", .red, enabled: Terminal.colorOnStandardError)
+  FileHandle.standardError.write(Data((label + " " + toolError.fullDescription + "\n").utf8))
   return ExitCode(toolError.exitCode)
 }
 

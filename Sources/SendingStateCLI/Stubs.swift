@@ -6,28 +6,33 @@ extension SendingStateCommand {
   /// `sendingstate stubs [--out DIR]`: write LuaLS definitions.
   struct Stubs: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Write LuaLS ---@meta definitions of the host API and a .luarc.json.",
+      abstract: "Write LuaLS definitions of the host API (types/) and a .luarc.json.",
       discussion: """
-        The definitions cover the screen contract, the ui builders, every view kind's properties,
-        the store, and the spec API. They are generated from the registry that installs the
-        bindings. .luarc.json is written beside DIR and lists DIR as a workspace library.
+        The definitions cover the screen contract, the ui builders with one props class
+        per kind, every view kind's fields (view.<id> and a sender are SSAnyView), the
+        store, actions, and require "sendingstate" with the screen driver. They are
+        generated from the registry that installs the bindings.
+
+        DIR/types/sendingstate.d.lua is written, and DIR/.luarc.json pointing at it
+        (and at LuaLS's own busted and luassert definitions).
 
         Example:
-          sendingstate stubs --out types
+          sendingstate stubs --out .
         """
     )
 
-    @Option(help: "The folder to write sendingstate.d.lua into.")
-    var out = "types"
+    @Option(help: "The project folder: writes DIR/types/sendingstate.d.lua and DIR/.luarc.json.")
+    var out = "."
 
     @MainActor
     func run() async throws {
+      let written: [String]
       do {
-        try StubGenerator.write(to: out)
+        written = try StubGenerator.write(project: out)
       } catch {
         throw failure(error)
       }
-      emit("wrote \(out)/sendingstate.d.lua and .luarc.json")
+      emit("wrote " + written.joined(separator: " and "))
     }
   }
 }

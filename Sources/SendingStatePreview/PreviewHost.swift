@@ -48,7 +48,7 @@ package final class PreviewHost {
   private var error: (message: String, file: String?, line: Int?, fromReload: Bool)?
   private var status = ""
   private var knownAsyncErrors = 0
-  private var limiter = RateLimiter(perSecond: 60, burst: 120)
+  private var limiter: RateLimiter
 
   /// Most entries kept in the action log.
   nonisolated package static let logLimit = 200
@@ -58,7 +58,10 @@ package final class PreviewHost {
   /// Opens the screen.
   ///
   /// - Throws: ``ToolError`` for a missing file or a broken script.
-  package init(path: String, options: LuaScreen.Options = .init()) throws {
+  package init(
+    path: String, options: LuaScreen.Options = .init(), limiter: RateLimiter = RateLimiter(perSecond: 60, burst: 120)
+  ) throws {
+    self.limiter = limiter
     session = try ScreenSession(path: path, options: options)
     tree = PreviewTree(ScreenPicture(session.screen.root.renderTree()))
   }

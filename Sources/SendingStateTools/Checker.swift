@@ -1,7 +1,8 @@
 import Foundation
 import SendingStateLua
 
-/// `sendingstate check`: compiles every script and opens each screen in a dry run.
+/// `sendingstate check`: compiles every script — specs included — and opens each screen in a
+/// dry run.
 ///
 /// A dry run builds the layout, validates the initial state against the schema, registers the
 /// events (checking event names and sender ids) and configures once, without driving events.
@@ -21,7 +22,8 @@ public enum Checker {
     public var description: String { message.hasPrefix(path) ? message : "\(path): \(message)" }
   }
 
-  /// The `.lua` files under `paths` (files as given, folders searched), specs excluded, sorted.
+  /// The `.lua` files under `paths` (files as given, folders searched, hidden folders such as
+  /// `.build` skipped): specs only, or everything but specs, sorted.
   public static func scripts(in paths: [String], specs: Bool = false) throws -> [String] {
     var found: [String] = []
     for path in paths {
@@ -35,12 +37,22 @@ public enum Checker {
       }
       let files = FileManager.default.enumerator(atPath: path)
       while let file = files?.nextObject() as? String {
+        if (file as NSString).lastPathComponent.hasPrefix(".") {
+          files?.skipDescendants()
+          continue
+        }
         guard file.hasSuffix(".lua") else { continue }
         let full = (path as NSString).appendingPathComponent(file)
         if isSpec(full) == specs { found.append(full) }
       }
     }
     return found.sorted()
+  }
+
+  /// How many scripts (specs included) ``check(paths:)`` looks at.
+  public static func count(paths: [String]) -> Int {
+    let all = Set(((try? scripts(in: paths)) ?? []) + ((try? scripts(in: paths, specs: true)) ?? []))
+    return all.count
   }
 
   /// Whether `path` names a spec file (`*_spec.lua` or `*.spec.lua`).
@@ -52,14 +64,25 @@ public enum Checker {
   @MainActor
   public static func check(paths: [String]) throws -> [Problem] {
     var problems: [Problem] = []
-    for path in try scripts(in: paths) {
+    // Specs run in busted's trusted state, not as screens: they are compiled only.
+    for path in try scripts(in: paths, specs: true) where isSpec(path) {
+      do {
+        try ScriptPath.check(path, role: "spec")
+        _ = try LuaRuntime().loadFile(path)
+      } catch {
+        problems.append(Problem(path: path, message: ToolError.from(error).description))
+      }
+    }
+    for path in try scripts(in: paths) where !isSpec(path) {
       let folder = (path as NSString).deletingLastPathComponent
       do {
+        try ScriptPath.check(path, role: "script")
         let runtime = try LuaRuntime(configuration: .init(scriptRoots: [folder.isEmpty ? "." : folder]))
+        runtime.output = { _ in }  // a dry run: what the script prints is not a problem
         let chunk = try runtime.loadFile(path)  // syntax
         let source = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         guard looksLikeScreen(runtime: runtime, chunk: chunk, source: source) else { continue }
-        let screen = try LuaScreen(path: path)
+        let screen = try LuaScreen(path: path, options: LuaScreen.Options(output: { _ in }))
         problems += screen.warnings.map { Problem(path: path, message: "warning: \($0)") }
         screen.close()
       } catch {

@@ -31,16 +31,20 @@ public indirect enum EventCommand: Equatable, Sendable, CustomStringConvertible 
   /// The grammar, for `--help` and errors.
   public static let grammar = """
     EVENT is one of:
-      tap ID                        touchUpInside on a control, a tap gesture on another view
-      send ID EVENTNAME             a control event (touchDown, touchUpInside, touchUpOutside,
-                                    valueChanged, editingDidBegin, editingChanged, editingDidEnd,
-                                    primaryActionTriggered) or a gesture (tap, longPress, swipe,
-                                    pan, pinch, rotation, screenEdge, hover)
-      set ID VALUE                  slider/stepper value, switch on/off, segment number (1-based),
-                                    text field text; fires valueChanged only when it changes
-      type ID TEXT                  types TEXT into a text field (editing events)
-      gesture ID KIND [key=value…]  e.g. gesture card swipe direction=left, gesture card tap taps=2
-      row LISTID INDEX EVENT…       an EVENT inside list row INDEX (from 1), e.g. row items 2 tap delete
+      tap ID                    touchUpInside on a control, a tap gesture elsewhere
+      send ID EVENTNAME         a control event or a gesture (names below)
+      set ID VALUE              slider/stepper value, switch on/off, segment number
+                                (from 1), text field text; fires valueChanged only
+                                when the value changes
+      type ID TEXT              types TEXT into a text field (editing events)
+      gesture ID KIND [key=value…]
+                                e.g. gesture card swipe direction=left,
+                                gesture card tap taps=2
+      row LISTID INDEX EVENT…   an EVENT inside list row INDEX (from 1),
+                                e.g. row items 2 tap delete
+    Control events: touchDown, touchUpInside, touchUpOutside, valueChanged,
+      editingDidBegin, editingChanged, editingDidEnd, primaryActionTriggered.
+    Gestures: tap, longPress, swipe, pan, pinch, rotation, screenEdge, hover.
     Quote words with spaces: type search "green tea"
     """
 

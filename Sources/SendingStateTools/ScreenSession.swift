@@ -39,6 +39,7 @@ public final class ScreenSession {
   public init(path: String, options: LuaScreen.Options = .init()) throws {
     self.path = path
     self.options = options
+    try ScriptPath.check(path, role: "screen")
     do {
       screen = try LuaScreen(path: path, options: options)
     } catch {
@@ -75,6 +76,52 @@ public final class ScreenSession {
     screen = fresh
   }
 
+  // MARK: - Effects
+
+  /// What waiting for effects found: a step per batch of effect results, the errors those
+  /// results raised, and how many effects were still running when the wait ended.
+  public struct Settled: Sendable {
+    /// One record per batch of effect results (`effect: tick`).
+    public var records: [Record] = []
+    /// Errors raised while handling effect results.
+    public var errors: [ScriptError] = []
+    /// Effects still running at the end of the wait (a timer that re-arms itself never ends).
+    public var pending = 0
+  }
+
+  /// The default wait for effects after each event, in seconds (`run --settle`).
+  nonisolated public static let defaultSettle = 5.0
+
+  /// Waits up to `timeout` for the screen's effects, recording each batch of results as its own
+  /// step.
+  public func settle(timeout: Duration) async -> Settled {
+    var settled = Settled()
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    var seenActions = screen.actionLog.count
+    var seenErrors = screen.asyncErrors.count
+    var state = screen.state
+    while true {
+      if screen.actionLog.count > seenActions {
+        let actions = Array(screen.actionLog[seenActions...])
+        let names = actions.map(ScreenSession.actionSummary).joined(separator: ", ")
+        let record = Record(event: "effect: \(names)", actions: actions, before: state, after: screen.state)
+        records.append(record)
+        settled.records.append(record)
+        seenActions = screen.actionLog.count
+        state = screen.state
+      }
+      if screen.asyncErrors.count > seenErrors {
+        settled.errors += screen.asyncErrors[seenErrors...]
+        seenErrors = screen.asyncErrors.count
+      }
+      guard screen.pendingEffects > 0, clock.now < deadline else { break }
+      try? await Task.sleep(for: .milliseconds(1))
+    }
+    settled.pending = screen.pendingEffects
+    return settled
+  }
+
   // MARK: - Reports
 
   /// The text block of one step: the event, its actions, the state diff and the new tree.
@@ -104,8 +151,9 @@ public final class ScreenSession {
     return StateDiff.literal(action)
   }
 
-  /// The JSON report: `{ "steps": [...], "state": {...}, "tree": {...}, "warnings": [...] }`.
-  public func json() -> String {
+  /// The JSON report: `{ "steps": [...], "state": {...}, "tree": {...}, "warnings": [...],
+  /// "pending": N }` (`pending`: effects still running when the report was made).
+  public func json(pending: Int = 0) -> String {
     let steps = records.map { record in
       "{\"event\":\(jsonString(record.event)),\"actions\":\(StateDiff.literal(.table(LuaTable(sequence: record.actions)))),"
         + "\"state\":\(StateDiff.literal(record.after)),\"changes\":["
@@ -113,7 +161,7 @@ public final class ScreenSession {
     }
     let warnings = screen.warnings.map(jsonString).joined(separator: ",")
     return "{\"steps\":[\(steps.joined(separator: ","))],\"state\":\(StateDiff.literal(screen.state)),"
-      + "\"tree\":\(screen.root.renderTree().json),\"warnings\":[\(warnings)]}"
+      + "\"tree\":\(screen.root.renderTree().json),\"warnings\":[\(warnings)],\"pending\":\(pending)}"
   }
 }
 

@@ -1,17 +1,19 @@
 import Foundation
 import SendingStateLua
 
-/// `sendingstate test`: runs Lua spec files with a busted-style API and a screen driver.
+/// `sendingstate test`: runs Lua specs on busted 2.1.1 and luassert 1.9.0 (Debian's
+/// `lua-busted` and `lua-luassert`), with a screen driver for SendingState screens.
 ///
-/// Specs (`*_spec.lua`, `*.spec.lua`) use `describe`, `it`, `pending`, `before_each`,
-/// `after_each`, `assert.are.equal`, `assert.are.same` (deep), `assert.is_true`,
-/// `assert.is_false`, `assert.is_nil`, `assert.has_error(fn [, message])`, and drive screens:
+/// Specs get all of busted — `describe`/`context`, `it`, `pending`, `setup`/`teardown`,
+/// `lazy_setup`, `strict_setup`, `before_each`/`after_each`, `finally`, `insulate`/`expose`,
+/// tags, `randomize` — and all of luassert (`assert`, `spy`, `stub`, `mock`, `match`, modifiers,
+/// formatters), plus `require "sendingstate"`:
 ///
 /// ```lua
 /// local ss = require "sendingstate"
 /// describe("counter", function()
 ///   it("increments", function()
-///     local screen = ss.open("examples/counter/counter.lua")
+///     local screen = ss.open("counter.lua")
 ///     screen:tap("plus")
 ///     assert.are.equal(2, screen.state.count)
 ///     assert.are.equal("2", screen.view.count.text)
@@ -19,18 +21,21 @@ import SendingStateLua
 /// end)
 /// ```
 ///
-/// Screens opened in a test are closed after it. The last output line is `N passed, N failed`.
+/// Specs run in one trusted Lua state (they are the project's own code); each screen opened
+/// runs sandboxed in its own runtime. The closing line is `N passed, N failed` (and
+/// `, N skipped` when some were).
 @MainActor
 public final class SpecRunner {
-  /// The outcome of one `it`.
+  /// The outcome of one test, or of an error outside tests (a spec that does not load, a
+  /// failing hook).
   public struct Result: Sendable, Equatable {
     /// The spec file.
     public var file: String
-    /// `describe › … › it`.
+    /// `describe › … › it`, or what failed outside a test (`before_each`, `file`…).
     public var name: String
     /// Passed, failed or skipped.
     public var status: Status
-    /// The failure message (assertion, expected vs actual, file:line).
+    /// The failure message (with the spec's file:line), or the pending reason.
     public var message: String?
   }
 
@@ -38,154 +43,166 @@ public final class SpecRunner {
   public enum Status: String, Sendable {
     /// Every assertion held.
     case passed
-    /// An assertion or the code failed.
+    /// An assertion failed, or the code raised an error.
     case failed
     /// `pending(...)`: not run.
     case skipped
   }
 
+  /// The counts of one run.
+  public struct Summary: Sendable, Equatable {
+    /// Tests that passed.
+    public var passed = 0
+    /// Tests that failed or raised, plus errors outside tests.
+    public var failed = 0
+    /// Pending tests.
+    public var skipped = 0
+  }
+
+  /// What the runner was asked to do.
+  public let options: SpecOptions
   /// Every result so far, in run order.
   public private(set) var results: [Result] = []
+  /// The counts, once the run ended.
+  public private(set) var summary = Summary()
+  /// Whether the run only listed tests (`--list`).
+  public private(set) var listedOnly = false
+  /// The spec files the run loaded.
+  public private(set) var fileCount = 0
+  /// Whether standard output was a machine-readable document (TAP, JUnit, JSON), so the closing
+  /// line belongs on standard error.
+  public private(set) var wroteDocument = false
+
   private var screens: [Int64: LuaScreen] = [:]
+  private var reportedAsyncErrors: [Int64: Int] = [:]
   private var nextHandle: Int64 = 0
+  private var captured: String?
   private let output: (String) -> Void
+  private let errors: (String) -> Void
 
-  /// Creates a runner that prints through `output`.
-  public init(output: @escaping (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }) {
+  /// Creates a runner; `output` and `errors` receive text as it is written (not lines).
+  public init(
+    options: SpecOptions = SpecOptions(),
+    output: @escaping (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) },
+    errors: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+  ) {
+    self.options = options
     self.output = output
+    self.errors = errors
   }
 
-  /// The counts of passed, failed and skipped tests.
-  public var summary: (passed: Int, failed: Int, skipped: Int) {
-    (
-      results.filter { $0.status == .passed }.count, results.filter { $0.status == .failed }.count,
-      results.filter { $0.status == .skipped }.count
-    )
-  }
-
-  /// The last line: `N passed, N failed` (and `, N skipped` when any were).
+  /// The closing line: `N passed, N failed` (and `, N skipped` when some were).
   public var summaryLine: String {
-    let counts = summary
-    return "\(counts.passed) passed, \(counts.failed) failed" + (counts.skipped > 0 ? ", \(counts.skipped) skipped" : "")
+    "\(summary.passed) passed, \(summary.failed) failed" + (summary.skipped > 0 ? ", \(summary.skipped) skipped" : "")
   }
 
-  /// Runs every spec file under `paths` (files as given, folders searched).
-  public func run(paths: [String]) async throws {
-    let files = try paths.flatMap { path -> [String] in
-      var isFolder: ObjCBool = false
-      if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue { return [path] }
-      return try Checker.scripts(in: [path], specs: true)
-    }
-    guard !files.isEmpty else {
-      throw ToolError.usage("no spec files (*_spec.lua or *.spec.lua) under \(paths.joined(separator: ", "))")
-    }
-    for file in files { await run(file: file) }
-  }
-
-  /// Runs one spec file.
-  public func run(file: String) async {
-    output(file)
-    let before = results.count
+  /// Runs the specs.
+  ///
+  /// - Throws: ``ToolError/usage(_:)`` for a missing path, bad options or a bad `.busted`;
+  ///   ``ToolError/script(_:)`` if busted itself cannot be loaded.
+  public func run() async throws {
+    try checkPaths()
+    let runtime: LuaRuntime
     do {
-      try await runFile(file)
+      runtime = try LuaRuntime(
+        // The specs' own time is bounded per test (--timeout); the screens they open keep their limits.
+        configuration: .init(
+          limits: .init(memoryLimit: 2 << 30, instructionBudget: nil, timeLimit: nil, maxStringBytes: nil), mode: .trusted))
     } catch {
-      results.append(Result(file: file, name: "(loading the spec)", status: .failed, message: ToolError.from(error).description))
+      throw ToolError.from(error)
     }
-    closeAll()
-    for result in results[before...] {
-      switch result.status {
-      case .passed: output("  ✓ \(result.name)")
-      case .skipped: output("  - \(result.name) (pending)")
-      case .failed:
-        output("  ✗ \(result.name)")
-        for line in (result.message ?? "").split(separator: "\n", omittingEmptySubsequences: false) {
-          output("      \(line)")
-        }
-      }
-    }
-  }
-
-  private func runFile(_ file: String) async throws {
-    let folder = (file as NSString).deletingLastPathComponent
-    let runtime = try LuaRuntime(
-      configuration: .init(limits: .init(instructionBudget: 1_000_000_000), scriptRoots: [folder.isEmpty ? "." : folder]))
-    runtime.output = { [output] line in output("    " + line) }
-    let framework = try runtime.callReturningReferences(
-      try runtime.load(SpecFramework.source, chunkName: "=spec", environment: runtime.newTrustedEnvironment()), with: [],
-      context: "spec framework")[0]
-    guard let install = framework.field("install"), let driver = framework.field("driver"),
-      let starter = framework.field("starter")
-    else {
-      throw ToolError.usage("the spec framework failed to load")
-    }
-    let prims = try makePrimitives(runtime, specFolder: folder)
-    let module = try runtime.makeValue(["version": .string(LuaScreen.apiVersion)])
-    // NB: Lua keeps this closure; capturing the runtime or references strongly would be a
-    // Swift↔Lua cycle that keeps the whole state alive.
-    module.setField("open", to: runtime.makeFunction("open") { [unowned self, weak driver, weak prims] call in
-      try MainActor.assumeIsolated {
-        guard let driver, let prims else { throw ScriptError(kind: .runtime, message: "ss.open after the spec ended") }
-        let handle = try self.open(call, specFolder: folder)
-        let made = try call.runtime.callReturningReferences(
-          driver, with: [prims, call.runtime.makeValue(.integer(handle))], context: "ss.open")
-        call.push(made[0])
-        return 1
-      }
-    })
-    runtime.preload("sendingstate", module)
-    let env = try runtime.newEnvironment()
-    let runner = try runtime.callReturningReferences(install, with: [env, prims], context: "spec framework")[0]
-    let spec = try runtime.loadFile(file, environment: env)
-    try runtime.call(spec, context: "loading the spec")
-    let report = runtime.makeFunction("report") { [unowned self] call in
-      let name = try call.string(1)
-      let status = Status(rawValue: try call.string(2)) ?? .failed
-      let message = try call.optionalString(3)
-      MainActor.assumeIsolated { self.results.append(Result(file: file, name: name, status: status, message: message)) }
-      return 0
-    }
-    // The tests run in a coroutine, so `screen:settle()` can hand control back here while the
-    // screens' effects finish.
-    let step = try runtime.callReturningReferences(starter, with: [runner, report], context: "spec framework")[0]
-    while true {
-      let request = try runtime.call(step, context: "running specs").first ?? .nil
-      guard request[1] == "settle" else { break }
-      let seconds = request[2].doubleValue ?? 10
-      for screen in screens.values {
-        await screen.settle(timeout: .milliseconds(Int(seconds * 1000)))
-      }
-    }
-  }
-
-  // MARK: - Screen driver primitives
-
-  private func open(_ call: LuaCall, specFolder: String) throws -> Int64 {
-    let given = try call.string(1)
-    var path = given
-    if !FileManager.default.fileExists(atPath: path) {
-      let beside = (specFolder as NSString).appendingPathComponent(given)
-      if FileManager.default.fileExists(atPath: beside) { path = beside }
-    }
-    var options = LuaScreen.Options()
-    if call.count >= 2, call.typeName(2) == "table" {
-      let settings = try call.value(2)
-      if settings["state"] != .nil { options.state = settings["state"] }
-      if let data = settings["data"].stringValue {
-        guard let contents = FileManager.default.contents(atPath: data)
-            ?? FileManager.default.contents(atPath: (specFolder as NSString).appendingPathComponent(data))
-        else { throw ScriptError(kind: .runtime, message: "ss.open: cannot read data file '\(data)'") }
-        options.data = try ServerPayload(json: contents)
-      }
-    }
-    let screen: LuaScreen
+    runtime.output = { [weak self] line in MainActor.assumeIsolated { self?.write(line + "\n") } }
+    let prims = try makePrimitives(runtime)
+    let settings = try runtime.makeValue([
+      "timeout": .number(options.timeout), "settle": .number(options.settle),
+      "updateSnapshots": .boolean(options.updateSnapshots), "verbose": .boolean(options.verbose),
+      "color": .boolean(options.color),
+    ])
+    let arguments = try runtime.makeValue(.table(LuaTable(sequence: options.bustedArguments.map { .string($0) })))
+    let step: LuaRef
     do {
-      screen = try LuaScreen(path: path, options: options)
-    } catch let error as ScreenUsageError {
-      throw ScriptError(kind: .runtime, message: "ss.open: \(error.description)")
+      try prims.setField("driverModule", to: chunk(runtime, SpecScreenDriver.source, "sendingstate/driver.lua"))
+      try prims.setField("terminalOutput", to: chunk(runtime, SpecTerminalOutput.source, "sendingstate/terminal.lua"))
+      let host = try runtime.load(SpecHost.source, chunkName: "sendingstate/host.lua")
+      step = try runtime.callReturningReferences(host, with: [prims, arguments, settings], context: "starting busted")[0]
+    } catch let error as ScriptError where error.message.contains("module 'busted") || error.message.contains("module 'luassert") {
+      throw ToolError.usage(
+        "busted and luassert are not installed (\(error.message.split(separator: "\n").first ?? "")); install Debian's lua-busted and lua-luassert (scripts/bootstrap.sh does)"
+      )
+    } catch {
+      throw ToolError.from(error)
     }
-    nextHandle += 1
-    screens[nextHandle] = screen
-    return nextHandle
+    var reply: LuaValue = .nil
+    while true {
+      let request: LuaValue
+      do {
+        request = try runtime.call(step, with: [reply], context: "running specs").first ?? .nil
+      } catch {
+        closeAll()
+        throw ToolError.from(error)
+      }
+      switch request[1].stringValue {
+      case "settle":
+        reply = await settle(handle: Int64(request[2].intValue ?? 0), seconds: request[3].doubleValue ?? options.settle)
+      case "usage":
+        closeAll()
+        throw ToolError.usage(request[2].stringValue ?? "bad arguments")
+      default:
+        closeAll()
+        summary = Summary(passed: request[2].intValue ?? 0, failed: request[3].intValue ?? 0, skipped: request[4].intValue ?? 0)
+        listedOnly = request[5].boolValue ?? false
+        fileCount = request[6].intValue ?? 0
+        wroteDocument = request[7].boolValue ?? false
+        return
+      }
+    }
+  }
+
+  private func chunk(_ runtime: LuaRuntime, _ source: String, _ name: String) throws -> LuaRef {
+    try runtime.callReturningReferences(try runtime.load(source, chunkName: name), with: [], context: name)[0]
+  }
+
+  /// Explicit paths must exist; with none, `.busted` or a `spec` folder must.
+  private func checkPaths() throws {
+    let files = FileManager.default
+    for path in options.paths where !files.fileExists(atPath: path) {
+      throw ToolError.usage("no such spec file or folder: '\(path)'")
+    }
+    if let configFile = options.configFile, !files.fileExists(atPath: configFile) {
+      throw ToolError.usage("--config-file: no such file '\(configFile)'")
+    }
+    if options.paths.isEmpty, options.configFile == nil, !files.fileExists(atPath: ".busted"),
+      !files.fileExists(atPath: "spec")
+    {
+      throw ToolError.usage(
+        "no spec/ folder and no .busted file here: give spec files or folders (sendingstate test examples), "
+          + "put specs in spec/, or name the folders in .busted (return { default = { ROOT = { \"tests\" } } })")
+    }
+  }
+
+  // MARK: - Output
+
+  private func write(_ text: String) {
+    if captured != nil {
+      captured! += text
+    } else {
+      output(text)
+    }
+  }
+
+  // MARK: - Effects
+
+  private func settle(handle: Int64, seconds: Double) async -> LuaValue {
+    guard let screen = screens[handle] else { return ["settled": true, "pending": 0] }
+    let settled = await screen.settle(timeout: .milliseconds(Int((seconds * 1000).rounded())))
+    let seen = reportedAsyncErrors[handle] ?? 0
+    let fresh = screen.asyncErrors.dropFirst(seen)
+    reportedAsyncErrors[handle] = screen.asyncErrors.count
+    let errors = fresh.map { LuaValue.string(options.verbose ? $0.fullDescription : $0.description) }
+    return [
+      "settled": .boolean(settled), "pending": .integer(Int64(screen.pendingEffects)),
+      "errors": .table(LuaTable(sequence: Array(errors))),
+    ]
   }
 
   private func closeAll() {
@@ -193,7 +210,34 @@ public final class SpecRunner {
     screens.removeAll()
   }
 
-  private func makePrimitives(_ runtime: LuaRuntime, specFolder: String) throws -> LuaRef {
+  // MARK: - Primitives for the Lua side
+
+  private func open(_ call: LuaCall) throws -> Int {
+    let path = try call.string(1)
+    do {
+      try ScriptPath.check(path, role: "screen")
+      var options = LuaScreen.Options()
+      options.output = { [weak self] line in MainActor.assumeIsolated { self?.write(line + "\n") } }
+      if call.count >= 2, call.typeName(2) != "nil" { options.state = try call.value(2) }
+      if let data = try call.optionalString(3) {
+        guard let contents = FileManager.default.contents(atPath: data) else {
+          throw ToolError.usage("ss.open: cannot read the data file '\(data)'")
+        }
+        options.data = try ServerPayload(json: contents)
+      }
+      let screen = try LuaScreen(path: path, options: options)
+      nextHandle += 1
+      screens[nextHandle] = screen
+      try call.push(.integer(nextHandle))
+      return 1
+    } catch {
+      try call.push(.nil)
+      try call.push(.string("ss.open: " + ToolError.from(error).description))
+      return 2
+    }
+  }
+
+  private func makePrimitives(_ runtime: LuaRuntime) throws -> LuaRef {
     let prims = try runtime.makeValue(.table(LuaTable()))
     func screen(_ call: LuaCall) throws -> LuaScreen {
       guard let screen = screens[try call.integer(1)] else {
@@ -201,15 +245,53 @@ public final class SpecRunner {
       }
       return screen
     }
-    prims.setField("closeAll", to: runtime.makeFunction("closeAll") { [unowned self] _ in
-      MainActor.assumeIsolated { self.closeAll() }
+    try prims.setField("version", to: .string(LuaScreen.apiVersion))
+    prims.setField("write", to: runtime.makeFunction("write") { [weak self] call in
+      let text = try call.string(1)
+      MainActor.assumeIsolated { self?.write(text) }
       return 0
     })
-    prims.setField("close", to: runtime.makeFunction("close") { [unowned self] call in
+    prims.setField("writeError", to: runtime.makeFunction("writeError") { [weak self] call in
+      let text = try call.string(1)
+      MainActor.assumeIsolated { self?.errors(text) }
+      return 0
+    })
+    prims.setField("captureBegin", to: runtime.makeFunction("captureBegin") { [weak self] _ in
+      MainActor.assumeIsolated { self?.captured = "" }
+      return 0
+    })
+    prims.setField("captureEnd", to: runtime.makeFunction("captureEnd") { [weak self] call in
+      let captured = MainActor.assumeIsolated { () -> String in
+        defer { self?.captured = nil }
+        return self?.captured ?? ""
+      }
+      call.push(captured)
+      return 1
+    })
+    prims.setField("report", to: runtime.makeFunction("report") { [weak self] call in
+      let file = try call.string(1)
+      let name = try call.string(2)
+      let status: Status =
+        switch try call.string(3) {
+        case "success": .passed
+        case "pending": .skipped
+        default: .failed
+        }
+      let message = call.typeName(4) == "string" ? try call.string(4) : nil
+      MainActor.assumeIsolated { self?.results.append(Result(file: file, name: name, status: status, message: message)) }
+      return 0
+    })
+    prims.setField("open", to: runtime.makeFunction("open") { [weak self] call in
+      try MainActor.assumeIsolated {
+        guard let self else { throw ScriptError(kind: .runtime, message: "ss.open after the run ended") }
+        return try self.open(call)
+      }
+    })
+    prims.setField("close", to: runtime.makeFunction("close") { [weak self] call in
       let handle = try call.integer(1)
       MainActor.assumeIsolated {
-        self.screens[handle]?.close()
-        self.screens[handle] = nil
+        self?.screens[handle]?.close()
+        self?.screens[handle] = nil
       }
       return 0
     })
@@ -221,8 +303,12 @@ public final class SpecRunner {
       try MainActor.assumeIsolated { try call.push(.table(LuaTable(sequence: try screen(call).actionLog))) }
       return 1
     })
+    prims.setField("pending", to: runtime.makeFunction("pending") { call in
+      try MainActor.assumeIsolated { try call.push(.integer(Int64(try screen(call).pendingEffects))) }
+      return 1
+    })
     prims.setField("tree", to: runtime.makeFunction("tree") { call in
-      try MainActor.assumeIsolated { call.push((try screen(call).root.renderTree().text)) }
+      try MainActor.assumeIsolated { try call.push(.string(try screen(call).root.renderTree().text)) }
       return 1
     })
     prims.setField("property", to: runtime.makeFunction("property") { call in
@@ -230,11 +316,12 @@ public final class SpecRunner {
         let target = try screen(call)
         let row = try call.optionalString(2).map { (list: $0, index: Int(try call.integer(3))) }
         do {
-          call.push(true)
-          try call.push(try target.property(try call.string(5), of: try call.string(4), inRow: row))
+          let value = try target.property(try call.string(5), of: try call.string(4), inRow: row)
+          try call.push(.boolean(true))
+          try call.push(value)
         } catch {
-          call.push(false)
-          call.push(ToolError.from(error).description)
+          try call.push(.boolean(false))
+          try call.push(.string(ToolError.from(error).description))
         }
         return 2
       }
@@ -253,11 +340,11 @@ public final class SpecRunner {
           case "type": try driver.type(id, try call.string(6))
           default: try driver.gesture(id, try call.string(6), try call.value(7).tableValue?.fields ?? [:])
           }
-          call.push(true)
+          try call.push(.boolean(true))
           return 1
         } catch {
-          call.push(false)
-          call.push(ToolError.from(error).description)
+          try call.push(.boolean(false))
+          try call.push(.string(ToolError.from(error).description))
           return 2
         }
       }

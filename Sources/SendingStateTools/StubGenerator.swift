@@ -4,40 +4,34 @@ import SendingStateLua
 
 /// `sendingstate stubs`: LuaLS `---@meta` definitions for the whole host API, and a `.luarc.json`.
 ///
-/// Generated from ``LuaHostAPI`` (the registry that installs the bindings) and the spec API, so
-/// a binding without a stub cannot slip in (a test checks both directions).
+/// Generated from ``LuaHostAPI`` (the registry that installs the bindings), so a binding
+/// without a stub cannot slip in (a test checks both directions). What editors get:
+/// - one class per view kind with its fields (`SSLabel.text`), and `SSAnyView` with every
+///   kind's fields, which is what `view.<id>` and a callback's `sender` are (`view.count.text`,
+///   `sender.isOn` type-check);
+/// - one props class per `ui.<kind>{…}` builder (`SSLabelProps`: its writable properties and
+///   children);
+/// - the store, the screen contract, actions as `string|{ type: string }`, units;
+/// - `require "sendingstate"` (the file returns the module: `version`, and `open` in specs) with
+///   the screen driver, and luassert's `tree_matches`;
+/// - busted and luassert themselves come from LuaLS's own third-party definitions, which the
+///   `.luarc.json` names.
 ///
 /// ```swift
-/// try StubGenerator.write(to: "types")
+/// try StubGenerator.write(project: ".")   // types/sendingstate.d.lua and .luarc.json
 /// ```
 public enum StubGenerator {
-  /// The spec API's globals, with signatures.
-  public static let specGlobals: [LuaHostAPI.Member] = [
-    .init(name: "describe", signature: "fun(name: string, body: fun())", doc: "Groups tests."),
-    .init(name: "it", signature: "fun(name: string, body: fun())", doc: "One test."),
-    .init(name: "pending", signature: "fun(name: string)", doc: "A test to write later (counted as skipped)."),
-    .init(name: "before_each", signature: "fun(body: fun())", doc: "Runs before every test of the block."),
-    .init(name: "after_each", signature: "fun(body: fun())", doc: "Runs after every test of the block."),
+  /// The folder, inside the project, that holds the stubs.
+  public static let stubFolder = "types"
+
+  /// busted's globals, for editors without LuaLS's busted definitions.
+  public static let bustedGlobals = [
+    "describe", "context", "insulate", "expose", "it", "spec", "test", "pending", "setup", "teardown", "lazy_setup",
+    "lazy_teardown", "strict_setup", "strict_teardown", "before_each", "after_each", "finally", "randomize", "spy",
+    "stub", "mock", "match",
   ]
 
-  /// The assertions, with signatures.
-  public static let assertions: [LuaHostAPI.Member] = [
-    .init(name: "are", signature: "{ equal: fun(expected: any, actual: any), same: fun(expected: any, actual: any) }", doc: "Equality (same: deep)."),
-    .init(name: "are_not", signature: "{ equal: fun(expected: any, actual: any), same: fun(expected: any, actual: any) }", doc: "Inequality."),
-    .init(name: "equal", signature: "fun(expected: any, actual: any)", doc: "Same as are.equal."),
-    .init(name: "equals", signature: "fun(expected: any, actual: any)", doc: "Same as are.equal."),
-    .init(name: "same", signature: "fun(expected: any, actual: any)", doc: "Same as are.same."),
-    .init(name: "is_true", signature: "fun(value: any)", doc: "The value is true."),
-    .init(name: "is_false", signature: "fun(value: any)", doc: "The value is false."),
-    .init(name: "is_nil", signature: "fun(value: any)", doc: "The value is nil."),
-    .init(name: "is_not_nil", signature: "fun(value: any)", doc: "The value is not nil."),
-    .init(name: "truthy", signature: "fun(value: any)", doc: "The value is neither nil nor false."),
-    .init(name: "falsy", signature: "fun(value: any)", doc: "The value is nil or false."),
-    .init(name: "has_error", signature: "fun(body: fun(), message: string?)", doc: "The function raises (that message, without its position)."),
-    .init(name: "is", signature: "table", doc: "is.true / is.false / is.nil."),
-  ]
-
-  /// The screen driver's methods (`ss.open(...)`).
+  /// The screen driver's methods (`ss.open(...)`), documented for editors.
   public static let driverMethods: [LuaHostAPI.Member] = [
     .init(name: "tap", signature: "fun(self: SSScreen, id: string)", doc: "touchUpInside on a control, a tap gesture on a view."),
     .init(name: "send", signature: "fun(self: SSScreen, id: string, event: SSEventName)", doc: "Fires an event."),
@@ -45,45 +39,91 @@ public enum StubGenerator {
     .init(name: "type", signature: "fun(self: SSScreen, id: string, text: string)", doc: "Types into a text field."),
     .init(name: "gesture", signature: "fun(self: SSScreen, id: string, kind: SSGestureName, params: table?)", doc: "Performs a gesture."),
     .init(name: "row", signature: "fun(self: SSScreen, list: string, index: integer): SSScreen", doc: "A driver for one list row."),
-    .init(name: "settle", signature: "fun(self: SSScreen, seconds: number?)", doc: "Waits for the screen's effects (timers, fetches)."),
+    .init(
+      name: "settle", signature: "fun(self: SSScreen, seconds: number?)",
+      doc: "Waits for the screen's effects (default: test --settle); fails listing what is still pending."),
     .init(name: "tree", signature: "fun(self: SSScreen): string", doc: "The render tree as text."),
     .init(name: "close", signature: "fun(self: SSScreen)", doc: "Closes the screen."),
   ]
 
+  /// The LuaLS class name of a view kind: `SSLabel`.
   static func className(_ kind: String) -> String {
     "SS" + kind.prefix(1).uppercased() + kind.dropFirst()
   }
 
-  /// The files to write: `sendingstate.d.lua` and `.luarc.json`.
+  /// The LuaLS class name of a builder's argument: `SSLabelProps`.
+  static func propsName(_ kind: String) -> String { className(kind) + "Props" }
+
+  static let sharedProperties: Set<String> = ["id", "kind", "hidden", "alpha", "enabled"]
+
+  /// The contents of `sendingstate.d.lua`.
   @MainActor
-  public static func files() -> [String: String] {
+  public static var stubs: String {
+    let kinds = LuaHostAPI.viewKinds
     var lines = [
       "---@meta sendingstate",
       "-- Generated by `sendingstate stubs` from the host's binding registry. Do not edit.",
       "-- Host API version \(LuaHostAPI.version).",
       "",
-      "---@alias SSEventName "
-        + (ControlEventNames.all + GestureNames.all).map { "\"\($0)\"" }.joined(separator: "|"),
+      "---@alias SSEventName " + (ControlEventNames.all + GestureNames.all).map { "\"\($0)\"" }.joined(separator: "|"),
       "---@alias SSGestureName " + GestureNames.all.map { "\"\($0)\"" }.joined(separator: "|"),
-      "---@alias SSAction string|{ type: string }",
-      "---@alias SSOn fun(sender: SSView, event: SSEventName|table, callback: fun(state: table, sender: SSView): (SSAction|SSAction[]|nil))",
+      "",
+      "---An action: a table with a `type` (and any data), or just the type.",
+      "---@class SSActionTable",
+      "---@field type string What happened (handle switches on it).",
+      "---@field [string] any",
+      "",
+      "---@alias SSAction string|SSActionTable",
+      "---@alias SSOn fun(sender: SSAnyView, event: SSEventName|table, callback: fun(state: table, sender: SSAnyView): (SSAction|SSAction[]|nil))",
       "",
     ]
-    for kind in LuaHostAPI.viewKinds {
+    for kind in kinds {
       lines.append("---@class \(className(kind.name))\(kind.name == "view" ? "" : ": SSView")")
-      for property in kind.properties where kind.name == "view" || !["id", "kind", "hidden", "alpha", "enabled"].contains(property.name) {
+      for property in kind.properties where kind.name == "view" || !sharedProperties.contains(property.name) {
         lines.append("---@field \(property.name) \(property.luaType) \(property.doc)\(property.writable ? "" : " (read-only)")")
       }
       lines.append("")
     }
-    lines.append("---@class SSUI")
-    for kind in LuaHostAPI.viewKinds where kind.hasBuilder {
-      lines.append("---@field \(kind.name) fun(props: table): \(className(kind.name)) Builds a \(kind.name); array items are children.")
+    // Any view: what view.<id> and a sender are (the kind is known only at run time).
+    var anyFields: [(name: String, types: [String], doc: String)] = []
+    for kind in kinds where kind.name != "view" {
+      for property in kind.properties where !sharedProperties.contains(property.name) {
+        if let index = anyFields.firstIndex(where: { $0.name == property.name }) {
+          if !anyFields[index].types.contains(property.luaType) { anyFields[index].types.append(property.luaType) }
+        } else {
+          anyFields.append((property.name, [property.luaType], property.doc))
+        }
+      }
+    }
+    lines.append("---Any view: `view.<id>` in configure and events, and a callback's sender.")
+    lines.append("---@class SSAnyView: SSView")
+    for field in anyFields {
+      lines.append("---@field \(field.name) \(field.types.joined(separator: "|")) \(field.doc)")
     }
     lines.append("")
-    lines.append("---@class SSListProps")
-    for member in LuaHostAPI.listBuilderFunctions {
-      lines.append("---@field \(member.name) \(member.signature) \(member.doc)")
+    lines.append("---The views of a screen (or a row, or a unit) by id.")
+    lines.append("---@class SSViews")
+    lines.append("---@field [string] SSAnyView")
+    lines.append("")
+    for kind in kinds where kind.hasBuilder {
+      lines.append("---The argument of `ui.\(kind.name) { … }`: properties, and child views as array items.")
+      lines.append("---@class \(propsName(kind.name))")
+      lines.append("---@field id string? The view's id (unique in the screen).")
+      for property in kind.properties where property.writable {
+        lines.append("---@field \(property.name) \(optional(property.luaType)) \(property.doc)")
+      }
+      if kind.name == "list" {
+        for member in LuaHostAPI.listBuilderFunctions {
+          lines.append("---@field \(member.name) \(optional(member.signature)) \(member.doc)")
+        }
+      }
+      lines.append("---@field [integer] SSView")
+      lines.append("")
+    }
+    lines.append("---@class SSUI")
+    for kind in kinds where kind.hasBuilder {
+      lines.append(
+        "---@field \(kind.name) fun(props: \(propsName(kind.name))): \(className(kind.name)) Builds a \(kind.name) view.")
     }
     lines.append("")
     lines.append("---@class SSStore")
@@ -92,66 +132,93 @@ public enum StubGenerator {
       lines.append("---@field \(member.name) \(member.signature) \(member.doc)")
     }
     lines.append("")
-    lines.append("---@class SSUnit")
+    lines.append("---A server-driven unit's script.")
+    lines.append("---@class SSUnitModule")
     lines.append("---@field layout fun(ui: SSUI): SSView")
-    lines.append("---@field configure (fun(view: table<string, SSView>, data: table, state: table))?")
-    lines.append("---@field events (fun(view: table<string, SSView>, on: SSOn))?")
+    lines.append("---@field configure (fun(view: SSViews, data: table, state: table))?")
+    lines.append("---@field events (fun(view: SSViews, on: SSOn))?")
     lines.append("")
+    lines.append("---What a screen script returns.")
     lines.append("---@class SSScreenTable")
     for member in LuaHostAPI.screenFields {
-      lines.append("---@field \(member.name) \(member.signature) \(member.doc)")
+      lines.append("---@field \(member.name) \(typed(member.signature)) \(member.doc)")
     }
     lines.append("")
+    lines.append("---A screen opened by a spec (`ss.open`).")
     lines.append("---@class SSScreen")
     lines.append("---@field state table A snapshot of the screen's state.")
-    lines.append("---@field actions SSAction[] The actions dispatched so far.")
-    lines.append("---@field view table<string, table<string, any>> view.<id>.<property> reads a view's property.")
+    lines.append("---@field actions SSActionTable[] The actions dispatched so far.")
+    lines.append("---@field pending integer How many effects are still running.")
+    lines.append("---@field view SSViews view.<id>.<property> reads a view's property (read-only).")
     for member in driverMethods {
       lines.append("---@field \(member.name) \(member.signature) \(member.doc)")
     }
     lines.append("")
+    lines.append("---@class SSOpenOptions")
+    lines.append("---@field state table? A start state instead of the script's.")
+    lines.append("---@field data string? A server-driven payload (a JSON file beside the spec or from the project root).")
+    lines.append("")
+    lines.append("---`require \"sendingstate\"`.")
     lines.append("---@class SSModule")
     lines.append("---@field version string The host API version.")
-    lines.append("---@field open fun(path: string, options: { state: table?, data: string? }?): SSScreen Opens a screen (specs only).")
+    lines.append(
+      "---@field open fun(path: string, options: SSOpenOptions?): SSScreen Opens a screen beside the spec or from the project root (specs only).")
     lines.append("")
-    lines.append("---@class SSAssert")
-    for member in assertions {
-      lines.append("---@field \(member.name) \(member.signature) \(member.doc)")
-    }
-    lines.append("assert = {} ---@type SSAssert")
+    lines.append("---luassert, as extended by `sendingstate test`.")
+    lines.append("---@class luassert")
+    lines.append(
+      "---@field tree_matches fun(screen: SSScreen|string, name: string?) The render tree matches __snapshots__/<spec>/<name>.tree beside the spec.")
     lines.append("")
-    for member in specGlobals {
-      lines.append("---@type \(member.signature)")
-      lines.append("\(member.name) = nil -- \(member.doc)")
-    }
+    lines.append("---@type SSModule")
+    lines.append("local sendingstate = {}")
+    lines.append("return sendingstate")
     lines.append("")
-    let luarc = """
-      {
-        "$schema": "https://raw.githubusercontent.com/LuaLS/vscode-lua/master/setting/schema.json",
-        "runtime.version": "Lua 5.4",
-        "workspace.library": ["types"],
-        "diagnostics.globals": [\(specGlobals.map { "\"\($0.name)\"" }.joined(separator: ", "))]
-      }
-
-      """
-    return ["sendingstate.d.lua": lines.joined(separator: "\n"), ".luarc.json": luarc]
+    return lines.joined(separator: "\n")
   }
 
-  /// Writes the stubs into `folder` (created if needed) and `.luarc.json` beside it.
+  /// `T` → `T?` (a builder argument may leave any property out).
+  private static func optional(_ type: String) -> String {
+    if type.hasSuffix("?") { return type }
+    if type.contains("|") || type.hasPrefix("fun(") { return "(\(type))?" }
+    return type + "?"
+  }
+
+  /// The registry's signatures with the views table and units typed.
+  private static func typed(_ signature: String) -> String {
+    signature.replacingOccurrences(of: "table<string, SSView>", with: "SSViews")
+      .replacingOccurrences(of: "table<string, SSUnit>", with: "table<string, SSUnitModule>")
+  }
+
+  /// The `.luarc.json` of a project whose stubs are in `types/`.
+  public static var luarc: String {
+    """
+    {
+      "$schema": "https://raw.githubusercontent.com/LuaLS/vscode-lua/master/setting/schema.json",
+      "runtime.version": "Lua 5.4",
+      "workspace.library": ["\(stubFolder)", "${3rd}/busted/library", "${3rd}/luassert/library"],
+      "diagnostics.globals": [\(bustedGlobals.map { "\"\($0)\"" }.joined(separator: ", "))]
+    }
+
+    """
+  }
+
+  /// Writes `types/sendingstate.d.lua` and `.luarc.json` (pointing at it) into `project`.
+  ///
+  /// - Returns: the paths written.
   @MainActor
-  public static func write(to folder: String) throws {
+  @discardableResult
+  public static func write(project: String) throws -> [String] {
+    let folder = (project as NSString).appendingPathComponent(stubFolder)
+    let stubPath = (folder as NSString).appendingPathComponent("sendingstate.d.lua")
+    let luarcPath = (project as NSString).appendingPathComponent(".luarc.json")
     do {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      let files = files()
-      try files["sendingstate.d.lua"]!.write(
-        toFile: (folder as NSString).appendingPathComponent("sendingstate.d.lua"), atomically: true, encoding: .utf8)
-      let parent = (folder as NSString).deletingLastPathComponent
-      try files[".luarc.json"]!.write(
-        toFile: ((parent.isEmpty ? "." : parent) as NSString).appendingPathComponent(".luarc.json"), atomically: true,
-        encoding: .utf8)
+      try stubs.write(toFile: stubPath, atomically: true, encoding: .utf8)
+      try luarc.write(toFile: luarcPath, atomically: true, encoding: .utf8)
     } catch {
-      throw ToolError.usage("cannot write stubs to '\(folder)' (\(error.localizedDescription))")
+      throw ToolError.usage("cannot write the stubs into '\(project)' (\(error.localizedDescription))")
     }
+    return [stubPath, luarcPath]
   }
 }
 

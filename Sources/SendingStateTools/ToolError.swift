@@ -27,6 +27,20 @@ public enum ToolError: Error, Equatable, CustomStringConvertible {
     }
   }
 
+  /// The description, and for a script error its Lua traceback (for the error that stops a
+  /// command, and for every error with `--verbose`).
+  public var fullDescription: String {
+    switch self {
+    case .usage(let message): message
+    case .script(let error): error.fullDescription
+    }
+  }
+
+  /// The description, with the traceback when `verbose`.
+  public func text(verbose: Bool) -> String {
+    verbose ? fullDescription : description
+  }
+
   /// Maps any error from the host to a tool error.
   public static func from(_ error: any Error) -> ToolError {
     switch error {

@@ -91,7 +91,10 @@ struct PreviewHostTests {
 
   @Test("scrolling a list moves its window; at most 16 pages; events are rate limited")
   func scrollAndLimits() async throws {
-    let host = try PreviewHost(path: repoPath("examples/products/products.lua"))
+    // A small bucket: each sync redraws the whole tree on the main actor, and 120 of them would
+    // hold it for seconds (other tests wait on it).
+    let host = try PreviewHost(
+      path: repoPath("examples/products/products.lua"), limiter: RateLimiter(perSecond: 1, burst: 8))
     defer {
       host.disconnectAll()
       host.session.screen.close()
@@ -107,7 +110,7 @@ struct PreviewHostTests {
     for _ in 1..<PreviewHost.clientLimit { #expect(host.connect() != nil) }
     #expect(host.connect() == nil)
     var limited = false
-    for index in 0..<200 {
+    for index in 0..<20 {
       host.receive(#"{"seq":\#(index),"sync":true}"#, from: client)
       if let text = await iterator.next(), text.contains("too many events") {
         limited = true

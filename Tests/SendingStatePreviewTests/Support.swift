@@ -19,9 +19,19 @@ func copyExample(_ name: String, screen: String) throws -> (folder: URL, screen:
   return (folder, folder.appendingPathComponent(name).appendingPathComponent(screen).path)
 }
 
+/// Runs blocking socket work on a thread of its own: on Linux the cooperative pool, dispatch's
+/// global queues and the main queue share one thread per core (two here), so blocking any of them
+/// would starve other tests and the main actor, which the server itself needs.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread { continuation.resume(with: Result { try body() }) }.start()
+  }
+}
+
 /// A blocking TCP client on loopback with a receive timeout: raw HTTP requests and a WebSocket
-/// client's framing, so the server is tested through its socket by independent code.
-final class LoopbackClient {
+/// client's framing, so the server is tested through its socket by independent code. Tests call
+/// it through ``offPool(_:)``.
+final class LoopbackClient: @unchecked Sendable {
   let socket: Int32
 
   init(port: Int) throws {

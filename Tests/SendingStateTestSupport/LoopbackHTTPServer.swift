@@ -8,7 +8,8 @@ import Foundation
 /// otherwise, handles at most `maxRequests` connections, then stops. Loopback only.
 ///
 /// A path in `endless` streams a body that never ends, with no length announced, until the
-/// client hangs up (for tests of size limits).
+/// client hangs up (for tests of size limits); a path in `dripping` sends one byte every 100 ms
+/// until the client hangs up (for tests of time limits).
 ///
 /// ```swift
 /// let server = try LoopbackHTTPServer(routes: ["/payload.json": json], maxRequests: 2)
@@ -20,12 +21,19 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
   private let socketFD: Int32
   private let routes: [String: String]
   private let endless: Set<String>
+  private let dripping: Set<String>
+  private let redirects: [String: String]
 
-  /// Starts serving `routes` (path → body) and `endless` paths for at most `maxRequests`
-  /// connections.
-  public init(routes: [String: String], endless: Set<String> = [], maxRequests: Int = 8) throws {
+  /// Starts serving `routes` (path → body), `endless` and `dripping` paths, and `redirects`
+  /// (path → Location, answered with 302) for at most `maxRequests` connections.
+  public init(
+    routes: [String: String], endless: Set<String> = [], dripping: Set<String> = [], redirects: [String: String] = [:],
+    maxRequests: Int = 8
+  ) throws {
     self.routes = routes
+    self.redirects = redirects
     self.endless = endless
+    self.dripping = dripping
     let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socketFD >= 0 else { throw POSIXError(.EIO) }
     var address = sockaddr_in()
@@ -54,8 +62,14 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
       let count = read(client, &buffer, buffer.count)
       let request = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
       let path = request.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
-      if endless.contains(path) {
-        streamForever(to: client)
+      if endless.contains(path) || dripping.contains(path) {
+        streamForever(to: client, drip: dripping.contains(path))
+        close(client)
+        continue
+      }
+      if let location = redirects[path] {
+        let response = "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        _ = response.withCString { write(client, $0, strlen($0)) }
         close(client)
         continue
       }
@@ -70,13 +84,15 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     close(socketFD)
   }
 
-  /// Writes a header without a length, then 64 KiB chunks until the client hangs up (MSG_NOSIGNAL:
-  /// a closed peer is an error code, not SIGPIPE).
-  private func streamForever(to client: Int32) {
+  /// Writes a header without a length, then 64 KiB chunks (or, dripping, a byte every 100 ms)
+  /// until the client hangs up (MSG_NOSIGNAL: a closed peer is an error code, not SIGPIPE).
+  private func streamForever(to client: Int32, drip: Bool) {
     let header = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n"
     _ = header.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-    let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 64 << 10)
-    while chunk.withUnsafeBytes({ send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) > 0 {}
+    let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: drip ? 1 : 64 << 10)
+    while chunk.withUnsafeBytes({ send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) > 0 {
+      if drip { usleep(100_000) }
+    }
   }
 
   /// The URL of `path` on this server.

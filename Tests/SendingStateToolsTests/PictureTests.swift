@@ -16,7 +16,7 @@ private struct DecodedPNG: Decodable {
   var dark: Int
 }
 
-private func decodeWithPython(_ png: Data, pixels: [(Int, Int)] = []) throws -> DecodedPNG {
+private func decodeWithPython(_ png: Data, pixels: [(Int, Int)] = []) async throws -> DecodedPNG {
   let file = FileManager.default.temporaryDirectory.appendingPathComponent("ss-picture-\(UUID().uuidString).png")
   try png.write(to: file)
   defer { try? FileManager.default.removeItem(at: file) }
@@ -25,7 +25,7 @@ private func decodeWithPython(_ png: Data, pixels: [(Int, Int)] = []) throws -> 
     arguments: ["python3", repoPath("scripts/preview/png_info.py"), file.path] + pixels.map { "\($0.0),\($0.1)" },
     directory: repositoryRoot.path)
   child.closeInput()
-  let status = child.wait()
+  let status = await child.wait()
   try #require(status == 0, "png_info.py failed: \(child.errors)")
   return try JSONDecoder().decode(DecodedPNG.self, from: Data(child.output.utf8))
 }
@@ -152,7 +152,7 @@ struct PictureTests {
   }
 
   @Test("the PNG is compressed, twice the screen's size, and shows the screen (checked by Python's zlib)")
-  func png() throws {
+  func png() async throws {
     let picture = ScreenPicture(counterTree(minusEnabled: true))
     let data = PNGRenderer.png(counterTree(minusEnabled: true))
     let plus = try #require(item(picture, "plus"))
@@ -160,7 +160,7 @@ struct PictureTests {
     let scale = PNGRenderer.scale
     let inside = (Int((minus.x + 3) * scale), Int((minus.y + 3) * scale))
     let plusInside = (Int((plus.x + 3) * scale), Int((plus.y + 3) * scale))
-    let decoded = try decodeWithPython(data, pixels: [(1, 1), inside, plusInside])
+    let decoded = try await decodeWithPython(data, pixels: [(1, 1), inside, plusInside])
     #expect(decoded.width == Int(picture.width * scale) && decoded.height == Int((picture.height * scale).rounded(.up)))
     #expect(decoded.bytes == data.count)
     #expect(decoded.bytes < decoded.width * decoded.height * 3 / 10)  // compressed
@@ -173,11 +173,11 @@ struct PictureTests {
   }
 
   @Test("the counter example's PNG is under 200 KB")
-  func counterExample() throws {
+  func counterExample() async throws {
     let screen = try LuaScreen(path: repoPath("examples/counter/counter.lua"))
     defer { screen.close() }
     let data = PNGRenderer.png(screen.root.renderTree())
-    let decoded = try decodeWithPython(data)
+    let decoded = try await decodeWithPython(data)
     #expect(decoded.bytes < 200_000)
     #expect(decoded.width == 780)
   }

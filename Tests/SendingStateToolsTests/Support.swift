@@ -26,9 +26,9 @@ struct RunResult {
 }
 
 /// Runs `sendingstate` with `arguments` (from the repository root), feeding `input` to stdin.
-func runCLI(_ arguments: [String], input: String? = nil) throws -> RunResult {
+func runCLI(_ arguments: [String], input: String? = nil) async throws -> RunResult {
   let child = try ChildProcess(executable: binaryPath, arguments: arguments, directory: repositoryRoot.path)
   child.send(input ?? "")
-  let status = child.wait()
+  let status = await child.wait()
   return RunResult(status: status, stdout: child.output, stderr: child.errors)
 }

@@ -1,11 +1,11 @@
--- Specs for the counter screen: sendingstate test examples/counter
+-- Specs for the counter screen: sendingstate test examples/counter (from any folder)
 local ss = require "sendingstate"
 
 describe("counter", function()
   local screen
 
   before_each(function()
-    screen = ss.open("examples/counter/counter.lua")
+    screen = ss.open("counter.lua")
   end)
 
   it("starts with the initial state", function()
@@ -34,7 +34,7 @@ describe("counter", function()
   end)
 
   it("starts from a given state", function()
-    local other = ss.open("examples/counter/counter.lua", { state = { title = "Tea", count = 41 } })
+    local other = ss.open("counter.lua", { state = { title = "Tea", count = 41 } })
     other:tap("plus")
     assert.are.equal(42, other.state.count)
     assert.are.equal("Tea", other.view.title.text)

@@ -4,7 +4,7 @@ local ss = require "sendingstate"
 describe("shop", function()
   local screen
   before_each(function()
-    screen = ss.open("examples/shop/shop.lua", { data = "examples/shop/payload.json" })
+    screen = ss.open("shop.lua", { data = "payload.json" })
   end)
 
   it("renders the units of the payload", function()

@@ -349,10 +349,9 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
           return [result]
         } catch is CancellationError {
           throw CancellationError()
-        } catch let error as HTTPGet.TooLarge {
-          return [["type": .string(fail), "error": .string(error.description)]]
         } catch {
-          return [["type": .string(fail), "error": .string(error.localizedDescription)]]
+          // HTTPGet's errors are in words (the limit, or the host and what went wrong).
+          return [["type": .string(fail), "error": .string(String(describing: error))]]
         }
       }
     }

@@ -1,18 +1,19 @@
+import CFetch
 import Foundation
 import Synchronization
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
-/// One HTTP GET with a size limit and a timeout, with a session of its own that is invalidated
-/// afterwards.
+/// One bounded HTTP(S) GET, through libcurl (the C module `CFetch`).
 ///
-/// The body is read as it streams: a response that announces or sends more than `maxBytes` is
-/// aborted there, so a hostile server cannot make the host read a gigabyte.
+/// Bounded three ways: the body stops at `maxBytes` (a larger announced length is refused before
+/// any byte is read, and a body that keeps coming is cut off there, so a hostile server cannot
+/// make the host read or hold a gigabyte); the whole request stops at `timeout`, however slowly
+/// the server drips; and cancelling the calling task stops the transfer within a second. Only
+/// `http` and `https` are fetched, redirects included (at most 5).
 ///
-/// NB: `URLSession.shared` keeps libcurl state for the life of the process (LeakSanitizer
-/// reports it); a short-lived session releases everything when it is invalidated.
+/// NB: not `URLSession`: on Linux, FoundationNetworking keeps reading a fast endless body after
+/// the task is cancelled (its cancellation waits behind the socket's reads) and buffers it; a
+/// test server streaming on loopback grew the process by a gigabyte in three seconds. libcurl's
+/// write callback stops a transfer the moment it says so.
 enum HTTPGet {
   /// A response larger than the limit.
   struct TooLarge: Error, CustomStringConvertible {
@@ -20,97 +21,80 @@ enum HTTPGet {
     var description: String { "the response is larger than \(limit) bytes (the limit is maxFetchBytes)" }
   }
 
-  /// A transport failure that is not a `URLError`.
-  struct Failed: Error, CustomStringConvertible, LocalizedError {
+  /// A response that did not complete in time.
+  struct TimedOut: Error, CustomStringConvertible {
+    let seconds: Double
+    var description: String { "the request did not complete within \(seconds.formatted()) s (the limit is fetchTimeout)" }
+  }
+
+  /// Any other failure, in words naming the host.
+  struct Failed: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
-    var errorDescription: String? { message }
   }
 
-  /// The body and status of `url`; throws ``TooLarge`` past `maxBytes`, and the transport's
-  /// error (a timeout included) otherwise.
+  /// The body and status of `url`; throws ``TooLarge`` past `maxBytes`, ``TimedOut`` past
+  /// `timeout`, `CancellationError` when the task is cancelled, and ``Failed`` otherwise.
   static func fetch(_ url: URL, maxBytes: Int, timeout: Duration) async throws -> (data: Data, status: Int) {
-    let reader = BoundedReader(maxBytes: maxBytes)
-    let configuration = URLSessionConfiguration.ephemeral
-    let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-    configuration.timeoutIntervalForRequest = seconds
-    configuration.timeoutIntervalForResource = seconds
-    let session = URLSession(configuration: configuration, delegate: reader, delegateQueue: nil)
-    defer { session.finishTasksAndInvalidate() }
-    let task = session.dataTask(with: url)
-    return try await withTaskCancellationHandler {
+    let milliseconds = max(1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+    let transfer = Transfer(url: url.absoluteString, maxBytes: max(0, maxBytes), milliseconds: Int(milliseconds))
+    let outcome = try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        reader.start(task, continuation: continuation)
+        // A thread of its own: the call blocks, and the cooperative pool has one thread a core.
+        Thread { continuation.resume(with: transfer.run()) }.start()
       }
     } onCancel: {
-      task.cancel()
+      transfer.cancel()
+    }
+    return outcome
+  }
+
+  /// What `outcome` means, in words; `message` is libcurl's own account.
+  static func error(_ outcome: Int32, message: String, url: URL, maxBytes: Int, milliseconds: Int) -> any Error {
+    let host = url.host.map { name in url.port.map { "\(name):\($0)" } ?? name } ?? url.absoluteString
+    switch Int(outcome) {
+    case Int(SSFETCH_TOO_LARGE): return TooLarge(limit: maxBytes)
+    case Int(SSFETCH_TIMED_OUT): return TimedOut(seconds: Double(milliseconds) / 1000)
+    case Int(SSFETCH_CANCELLED): return CancellationError()
+    case Int(SSFETCH_CONNECT): return Failed(message: "could not connect to \(host) (nothing is listening there)")
+    case Int(SSFETCH_RESOLVE): return Failed(message: "no such host: \(host)")
+    case Int(SSFETCH_TLS): return Failed(message: "the TLS connection to \(host) failed: \(message)")
+    case Int(SSFETCH_SCHEME): return Failed(message: "only http and https URLs are fetched, not \(url.absoluteString)")
+    case Int(SSFETCH_REDIRECTS): return Failed(message: "\(host) redirected more than 5 times")
+    default: return Failed(message: "the request to \(host) failed: \(message)")
     }
   }
-}
 
-/// Collects one response body up to a limit (the session's delegate; its callbacks arrive on
-/// the session's queue, and the mutex guards the hand-over to the caller).
-private final class BoundedReader: NSObject, URLSessionDataDelegate, Sendable {
-  private struct Progress {
-    var body = Data()
-    var status = 0
-    var tooLarge = false
-    var continuation: CheckedContinuation<(data: Data, status: Int), any Error>?
-  }
+  /// One transfer: its arguments, and the flag that cancels it.
+  private final class Transfer: Sendable {
+    let url: String
+    let maxBytes: Int
+    let milliseconds: Int
+    nonisolated(unsafe) let flag: OpaquePointer
 
-  private let maxBytes: Int
-  private let progress = Mutex(Progress())
-
-  init(maxBytes: Int) {
-    self.maxBytes = maxBytes
-  }
-
-  func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<(data: Data, status: Int), any Error>) {
-    progress.withLock { $0.continuation = continuation }
-    task.resume()
-  }
-
-  func urlSession(
-    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-  ) {
-    let announced = response.expectedContentLength
-    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-    progress.withLock {
-      $0.status = status
-      if announced > maxBytes { $0.tooLarge = true }
+    init(url: String, maxBytes: Int, milliseconds: Int) {
+      self.url = url
+      self.maxBytes = maxBytes
+      self.milliseconds = milliseconds
+      // Allocation failure of 4 bytes is not recoverable anyway.
+      flag = ssfetch_cancel_new()!
     }
-    completionHandler(announced > maxBytes ? .cancel : .allow)
-  }
 
-  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    let limit = maxBytes
-    let over = progress.withLock { progress -> Bool in
-      guard !progress.tooLarge else { return true }
-      if progress.body.count + data.count > limit {
-        progress.tooLarge = true
-        progress.body = Data()
-        return true
+    deinit { ssfetch_cancel_free(flag) }
+
+    func cancel() { ssfetch_cancel_set(flag) }
+
+    func run() -> Result<(data: Data, status: Int), any Error> {
+      var result = ssfetch_result()
+      let outcome = ssfetch_get(url, maxBytes, milliseconds, flag, &result)
+      defer { ssfetch_free(&result) }
+      guard outcome == SSFETCH_OK else {
+        let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return .failure(
+          HTTPGet.error(outcome, message: message, url: URL(string: url)!, maxBytes: maxBytes, milliseconds: milliseconds))
       }
-      progress.body.append(data)
-      return false
+      let data = result.body.map { Data(bytes: $0, count: result.length) } ?? Data()
+      return .success((data, Int(result.status)))
     }
-    if over { dataTask.cancel() }
-  }
-
-  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-    let limit = maxBytes
-    let failure = error.map { "\($0)" }
-    let transportError = error as? URLError
-    let (waiting, result) = progress.withLock {
-      progress -> (CheckedContinuation<(data: Data, status: Int), any Error>?, Result<(data: Data, status: Int), any Error>) in
-      let waiting = progress.continuation
-      progress.continuation = nil
-      if progress.tooLarge { return (waiting, .failure(HTTPGet.TooLarge(limit: limit))) }
-      if let transportError { return (waiting, .failure(transportError)) }
-      if let failure { return (waiting, .failure(HTTPGet.Failed(message: failure))) }
-      return (waiting, .success((progress.body, progress.status)))
-    }
-    waiting?.resume(with: result)
   }
 }

@@ -123,8 +123,10 @@ public struct ServerPayload: Sendable, Equatable {
       let status: Int
       do {
         (data, status) = try await HTTPGet.fetch(url, maxBytes: limits.maxFetchBytes, timeout: limits.fetchTimeout)
-      } catch let error as HTTPGet.TooLarge {
-        throw ScreenUsageError.badValue("\(source): \(error.description)")
+      } catch is CancellationError {
+        throw CancellationError()
+      } catch {
+        throw ScreenUsageError.badValue("\(source): \(error)")
       }
       guard (200..<300).contains(status) else {
         throw ScreenUsageError.badValue("\(source) answered HTTP \(status)")

@@ -29,7 +29,7 @@ struct EffectTests {
     #expect(screen.actionLog.last?["status"] == 200)
     try screen.perform(action: ["type": "load", "url": "http://127.0.0.1:1/closed"])
     #expect(await screen.settle())
-    #expect(screen.state["failed"].stringValue?.isEmpty == false)
+    #expect(screen.state["failed"] == "could not connect to 127.0.0.1:1 (nothing is listening there)")
   }
 
   @Test("a fetch of an endless body is aborted at the size limit and fails with the reason")
@@ -41,6 +41,18 @@ struct EffectTests {
     try screen.perform(action: ["type": "load", "url": .string(server.url("/forever"))])
     #expect(await screen.settle(timeout: .seconds(20)))
     #expect(screen.state["failed"] == "the response is larger than 1048576 bytes (the limit is maxFetchBytes)")
+    #expect(screen.state["greeting"] == "")
+  }
+
+  @Test("a fetch that drips a byte at a time fails at fetchTimeout, naming the limit")
+  func fetchTooSlow() async throws {
+    let server = try LoopbackHTTPServer(routes: [:], dripping: ["/slowly"], maxRequests: 1)
+    var limits = LuaRuntime.Limits()
+    limits.fetchTimeout = .milliseconds(500)
+    let screen = try LuaScreen(path: screenFixture("effects.lua"), options: .init(limits: limits))
+    try screen.perform(action: ["type": "load", "url": .string(server.url("/slowly"))])
+    #expect(await screen.settle(timeout: .seconds(20)))
+    #expect(screen.state["failed"] == "the request did not complete within 0.5 s (the limit is fetchTimeout)")
     #expect(screen.state["greeting"] == "")
   }
 

@@ -1,0 +1,118 @@
+import Foundation
+
+/// `sendingstate init [DIR]`: a new project with a screen, its spec, `.busted`, `.luarc.json`
+/// (with the LuaLS stubs in `types/`) and `.luacheckrc`.
+///
+/// ```swift
+/// let written = try ProjectTemplate.write(into: "hello")
+/// ```
+///
+/// The screen and spec pass `sendingstate check` and `sendingstate test` as written (a test
+/// runs both), so a new project starts green.
+public enum ProjectTemplate {
+  /// The screen: a counter.
+  public static let screen = """
+    -- A screen: state flows in through configure, intent flows out through events.
+    --   sendingstate run screen.lua --send 'tap plus'
+    return {
+      name = "Counter",
+      state = { count = 0 },
+      schema = { count = "integer" },
+
+      layout = function(ui)
+        return ui.stack { id = "root", axis = "vertical", spacing = 8,
+          ui.label { id = "count" },
+          ui.button { id = "plus", title = "+" },
+        }
+      end,
+
+      configure = function(view, state)
+        view.count.text = tostring(state.count)
+      end,
+
+      events = function(view, on)
+        on(view.plus, "touchUpInside", function(state) return "increment" end)
+      end,
+
+      handle = function(action, store)
+        if action.type == "increment" then
+          store:update(function(s) s.count = s.count + 1 end)
+        end
+      end,
+    }
+
+    """
+
+  /// The spec, in busted's style.
+  public static let spec = """
+    -- The screen's spec: sendingstate test
+    local ss = require "sendingstate"
+
+    describe("the counter", function()
+      local screen
+
+      before_each(function()
+        screen = ss.open("screen.lua")
+      end)
+
+      it("starts at zero", function()
+        assert.are.equal(0, screen.state.count)
+        assert.are.equal("0", screen.view.count.text)
+      end)
+
+      it("counts taps", function()
+        screen:tap("plus")
+        screen:tap("plus")
+        assert.are.equal(2, screen.state.count)
+        assert.are.same({ { type = "increment" }, { type = "increment" } }, screen.actions)
+      end)
+    end)
+
+    """
+
+  /// busted's configuration: the specs live in `spec/`.
+  public static let busted = """
+    -- busted's configuration, read by `sendingstate test`.
+    return {
+      default = {
+        ROOT = { "spec" },
+      },
+    }
+
+    """
+
+  /// Writes the project into `folder` (created if needed); refuses to overwrite a file.
+  ///
+  /// - Returns: the paths written, in order.
+  @MainActor
+  @discardableResult
+  public static func write(into folder: String) throws -> [String] {
+    let files: [(String, String)] = [
+      ("screen.lua", screen), ("spec/screen_spec.lua", spec), (".busted", busted), (".luacheckrc", LuacheckConfig.text),
+    ]
+    let manager = FileManager.default
+    var isFolder: ObjCBool = false
+    if manager.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+      throw ToolError.usage("'\(folder)' is a file; give a folder to create the project in")
+    }
+    let targets = files.map { (folder as NSString).appendingPathComponent($0.0) } + [
+      (folder as NSString).appendingPathComponent(".luarc.json"),
+      (folder as NSString).appendingPathComponent("\(StubGenerator.stubFolder)/sendingstate.d.lua"),
+    ]
+    if let existing = targets.first(where: { manager.fileExists(atPath: $0) }) {
+      throw ToolError.usage("'\(existing)' already exists; init never overwrites files (pick an empty folder)")
+    }
+    var written: [String] = []
+    do {
+      for (name, text) in files {
+        let path = (folder as NSString).appendingPathComponent(name)
+        try manager.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        written.append(path)
+      }
+    } catch {
+      throw ToolError.usage("cannot write into '\(folder)' (\(error.localizedDescription))")
+    }
+    return written + (try StubGenerator.write(project: folder))
+  }
+}

@@ -1,0 +1,265 @@
+/// The Lua side of `sendingstate test`: busted 2.1.1's own modules, assembled as its
+/// command-line runner assembles them, inside one trusted Lua state.
+///
+/// Specs are the team's own code, so they run with the full standard libraries, the real
+/// `require` (`package.path` and `package.cpath`, busted's `--lpath`/`--cpath`) and Debian's
+/// `lua-busted` and `lua-luassert`. Screens opened with `ss.open` run in their own sandboxed
+/// runtimes. What differs from `busted`'s runner, and why:
+/// - everything the suite prints goes through the host (`prims.write`), so `--output` documents
+///   stay clean and a test's output can be shown with that test;
+/// - the run is a coroutine: `screen:settle()` yields to the host, which awaits the screens'
+///   effects and resumes it;
+/// - each test body and hook has a wall-clock deadline (`--timeout`), checked by a count hook,
+///   so an endless loop fails that test alone;
+/// - nothing calls `os.exit`: the host prints the closing line and picks the exit code.
+enum SpecHost {
+  /// A chunk called with `(prims, argv, settings)`; returns `step(reply)`, which resumes the run
+  /// and returns `{ "settle", handle, seconds }` requests, then `{ "done", counts }`, or
+  /// `{ "usage", message }` when the arguments or `.busted` are wrong.
+  static let source = #"""
+    local prims, argv, settings = ...
+
+    -- Everything printed goes through the host, in order, and can be captured per test.
+    local write, writeError = prims.write, prims.writeError
+    local tostring, select, type, concat = tostring, select, type, table.concat
+    print = function(...)
+      local n = select("#", ...)
+      local parts = { ... }
+      for i = 1, n do parts[i] = tostring(parts[i]) end
+      write(concat(parts, "\t", 1, n) .. "\n")
+    end
+    local realStdout = io.stdout
+    io.write = function(...)
+      for i = 1, select("#", ...) do
+        local value = select(i, ...)
+        local kind = type(value)
+        if kind ~= "string" and kind ~= "number" then
+          error("bad argument #" .. i .. " to 'write' (string expected, got " .. kind .. ")", 2)
+        end
+        write(tostring(value))
+      end
+      return realStdout
+    end
+    realStdout:setvbuf("no")
+    arg = { [0] = "sendingstate" }
+
+    local path = require "pl.path"
+    local system = require "system"
+    local busted = require "busted.core"()
+    local cli = require "busted.modules.cli"({ standalone = false, output = "terminal" })
+    local filterLoader = require "busted.modules.filter_loader"()
+    local helperLoader = require "busted.modules.helper_loader"()
+    local outputHandlerLoader = require "busted.modules.output_handler_loader"()
+    require "busted"(busted)
+
+    cli:set_name("sendingstate test")
+    local cliArgs, problem = cli:parse(argv)
+    if not cliArgs then return function() return { "usage", problem } end end
+
+    local machineOutputs = { TAP = true, json = true, junit = true }
+    local outputNames = { tap = "TAP", json = "json", junit = "junit", terminal = "terminal",
+      utfterminal = "utfTerminal", plainterminal = "plainTerminal", gtest = "gtest" }
+    local output = outputNames[tostring(cliArgs.output):lower()] or cliArgs.output
+    settings.machine = machineOutputs[output] == true
+    settings.verbose = settings.verbose or cliArgs.verbose
+
+    if not cliArgs["auto-insulate"] then busted.register("file", "file", {}) end
+    if cliArgs.lazy then
+      busted.register("setup", "lazy_setup")
+      busted.register("teardown", "lazy_teardown")
+    end
+    if #cliArgs.lpath > 0 then package.path = (cliArgs.lpath .. ";" .. package.path):gsub(";;", ";") end
+    if #cliArgs.cpath > 0 then package.cpath = (cliArgs.cpath .. ";" .. package.cpath):gsub(";;", ";") end
+    for _, statement in ipairs(cliArgs.e) do
+      local chunk, err = load(statement, "=(-e)")
+      if not chunk then return function() return { "usage", "-e: " .. err } end end
+      chunk()
+    end
+
+    -- Counts, as busted's runner keeps them: a failing `it` is a failure; any other error
+    -- (a file that does not load, a failing hook) is an error. Both fail the run.
+    local counts = { passed = 0, failed = 0, skipped = 0, errors = 0 }
+    local function fullName(element)
+      local names = { element.name or element.descriptor }
+      local parent = busted.context.parent(element)
+      while parent and (parent.name or parent.descriptor) and parent.descriptor ~= "file" do
+        table.insert(names, 1, parent.name or parent.descriptor)
+        parent = busted.context.parent(parent)
+      end
+      return concat(names, " › ")
+    end
+    settings.fullName = fullName
+    local function fileOf(element)
+      local file = busted.getFile(element)
+      return file and file.name or (element.descriptor == "file" and element.name) or ""
+    end
+
+    -- The screen driver (`require "sendingstate"`): closes screens with their test or block.
+    local driver = prims.driverModule(prims, settings, busted)
+    package.loaded.sendingstate = driver.module
+
+    busted.subscribe({ "error", "output" }, function(element, _, message)
+      writeError("sendingstate test: cannot load output '" .. tostring(element.name) .. "': " .. tostring(message) .. "\n")
+      return nil, true
+    end)
+    busted.subscribe({ "error", "helper" }, function(element, _, message)
+      writeError("sendingstate test: cannot load helper '" .. tostring(element.name) .. "': " .. tostring(message) .. "\n")
+      return nil, true
+    end)
+    -- An error outside a test counts as a failure; machine outputs show it on stderr too.
+    local function blockError(element, _, message)
+      if element.descriptor ~= "it" then
+        counts.errors = counts.errors + 1
+        local what = (element.descriptor or "error") .. (element.name and (" " .. tostring(element.name)) or "")
+        prims.report(fileOf(element), what, "error", message)
+        if settings.machine then writeError("error in " .. what .. ": " .. tostring(message) .. "\n") end
+      end
+      return nil, true
+    end
+    busted.subscribe({ "error" }, blockError)
+    busted.subscribe({ "failure" }, blockError)
+    local messages = {}
+    busted.subscribe({ "failure", "it" }, function(element, _, message) messages[element] = message return nil, true end)
+    busted.subscribe({ "error", "it" }, function(element, _, message) messages[element] = message return nil, true end)
+    busted.subscribe({ "test", "end" }, function(element, _, status)
+      local name = fullName(element)
+      if status == "success" then counts.passed = counts.passed + 1
+      elseif status == "pending" then counts.skipped = counts.skipped + 1
+      else counts.failed = counts.failed + 1 end
+      prims.report(fileOf(element), name, status, messages[element])
+      messages[element] = nil
+      return nil, true
+    end)
+
+    busted.sort = cliArgs["sort-tests"]
+    busted.randomize = cliArgs["shuffle-tests"]
+    busted.randomseed = tonumber(cliArgs.seed) or require("busted.utils").urandom() or os.time()
+
+    -- busted's JSON handler, except that values JSON cannot hold (the function busted keeps in
+    -- every pending test's attributes) are written as their names instead of failing the run.
+    package.preload["busted.outputHandlers.json"] = function()
+      local json = require "dkjson"
+      return function()
+        local handler = require "busted.outputHandlers.base"()
+        local function readable(_, value) return json.quotestring(tostring(value)) end
+        handler.suiteEnd = function()
+          write(json.encode({
+            pendings = handler.pendings, successes = handler.successes, failures = handler.failures,
+            errors = handler.errors, duration = handler.getDuration(),
+          }, { exception = readable }) .. "\n")
+          return nil, true
+        end
+        busted.subscribe({ "suite", "end" }, handler.suiteEnd)
+        return handler
+      end
+    end
+
+    -- Our terminal output is a busted output handler like the others.
+    package.preload["busted.outputHandlers.terminal"] = function()
+      return prims.terminalOutput(prims, settings)
+    end
+    outputHandlerLoader(busted, output, {
+      defaultOutput = "terminal",
+      enableSound = false,
+      verbose = settings.verbose,
+      suppressPending = cliArgs["suppress-pending"],
+      language = cliArgs.lang,
+      deferPrint = cliArgs["defer-print"],
+      arguments = cliArgs.Xoutput,
+    })
+
+    -- With a machine-readable output, what a test prints goes to stderr, named, after it.
+    if settings.machine then
+      busted.subscribe({ "test", "start" }, function() prims.captureBegin() return nil, true end, { priority = 1 })
+      busted.subscribe({ "test", "end" }, function(element)
+        local text = prims.captureEnd()
+        if text ~= "" then
+          writeError("output of " .. fullName(element) .. ":\n" .. text .. (text:sub(-1) == "\n" and "" or "\n"))
+        end
+        return nil, true
+      end, { priority = 1 })
+    end
+
+    if cliArgs.helper and cliArgs.helper ~= "" then
+      local ok, err = helperLoader(busted, cliArgs.helper, { verbose = settings.verbose, language = cliArgs.lang, arguments = cliArgs.Xhelper })
+      if not ok then
+        return function() return { "usage", "the helper '" .. cliArgs.helper .. "' failed: " .. tostring(err) } end
+      end
+    end
+
+    filterLoader(busted, {
+      tags = cliArgs.tags,
+      excludeTags = cliArgs["exclude-tags"],
+      filter = cliArgs.filter,
+      filterOut = cliArgs["filter-out"],
+      list = cliArgs.list,
+      nokeepgoing = not cliArgs["keep-going"],
+      suppressPending = cliArgs["suppress-pending"],
+    })
+
+    -- A wall-clock deadline for each test body, hook and block body (not for whole blocks),
+    -- checked every few thousand instructions on the run's coroutine.
+    local deadline, limit = nil, settings.timeout
+    local leaves = { it = true, pending = true, finally = true, before_each = true, after_each = true,
+      lazy_setup = true, lazy_teardown = true, strict_setup = true, strict_teardown = true,
+      setup = true, teardown = true, describe = true, insulate = true, expose = true, file = true, context = true }
+    local safe = busted.safe
+    local function pass(...) return ... end
+    busted.safe = function(descriptor, run, element)
+      local leaf = element ~= nil and (run == element.run or descriptor == "finally")
+      if not leaf and element and element.descriptor == descriptor
+        and (descriptor == "it" or descriptor == "describe" or descriptor == "file") then
+        -- A whole test (before_each … after_each) or block: screens opened in it close after it.
+        driver.scopeBegin(element)
+        local results = table.pack(safe(descriptor, run, element))
+        driver.scopeEnd(element)
+        return table.unpack(results, 1, results.n)
+      end
+      if leaf and limit and limit > 0 and leaves[descriptor] then
+        local saved = deadline
+        deadline = system.monotime() + limit
+        local results = table.pack(safe(descriptor, run, element))
+        deadline = saved
+        return table.unpack(results, 1, results.n)
+      end
+      return pass(safe(descriptor, run, element))
+    end
+    local getinfo = debug.getinfo
+    local function watchdog()
+      if deadline and system.monotime() > deadline then
+        -- Not inside busted's own bookkeeping (an error there would be blamed on busted).
+        local info = getinfo(2, "S")
+        if info and info.source:find("/busted/", 1, true) then return end
+        error(("timed out after %g s (a test, hook or block may run at most --timeout seconds)"):format(limit), 2)
+      end
+    end
+
+    local function run()
+      local roots = cliArgs.ROOT
+      local loadFiles = require "busted.modules.test_file_loader"(busted, cliArgs.loaders)
+      settings.files = loadFiles(roots, cliArgs.pattern, {
+        excludes = cliArgs["exclude-pattern"],
+        verbose = settings.verbose,
+        recursive = cliArgs.recursive,
+      })
+      local execute = require "busted.execute"(busted)
+      execute(cliArgs["repeat"], {
+        seed = cliArgs.seed,
+        shuffle = cliArgs["shuffle-files"],
+        sort = cliArgs["sort-files"],
+      })
+      busted.publish({ "exit" })
+      driver.closeAll()
+      io.stdout:flush()
+      return { "done", counts.passed, counts.failed + counts.errors, counts.skipped, cliArgs.list and true or false, #settings.files, settings.machine }
+    end
+
+    local co = coroutine.create(run)
+    debug.sethook(co, watchdog, "", 1000)
+    return function(reply)
+      local ok, request = coroutine.resume(co, reply)
+      if not ok then error(debug.traceback(co, tostring(request)), 0) end
+      return request
+    end
+    """#
+}

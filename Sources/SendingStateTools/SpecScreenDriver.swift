@@ -1,0 +1,245 @@
+/// The screen driver specs get from `require "sendingstate"`: the one part of `sendingstate
+/// test` that busted and luassert do not give.
+///
+/// ```lua
+/// local ss = require "sendingstate"
+/// local screen = ss.open("counter.lua", { state = { count = 5 } })   -- beside the spec, or from the project root
+/// screen:tap("plus")
+/// screen:settle()                      -- waits for timers and fetches (default: --settle seconds)
+/// assert.are.equal(6, screen.state.count)
+/// assert.are.equal("6", screen.view.count.text)
+/// assert.tree_matches(screen, "after-plus")   -- __snapshots__/<spec>/after-plus.tree beside the spec
+/// ```
+///
+/// A screen opened inside a test (or its `before_each`/`after_each`) is closed when that test
+/// ends; one opened in a block's body or `setup` is closed when the block ends.
+enum SpecScreenDriver {
+  /// A chunk returning `function(prims, settings, busted)`, which returns
+  /// `{ module = <the sendingstate module>, scopeBegin, scopeEnd, closeAll }`.
+  static let source = #"""
+    return function(prims, settings, busted)
+      local path = require "pl.path"
+      local lfs = require "lfs"
+      local say = require "say"
+      local luassert = require "luassert"
+      local concat, format = table.concat, string.format
+
+      local open = {}          -- handle -> owner element (a test, block or file), or true
+      local order = {}         -- handles in opening order
+      local scopes = {}        -- the test or block lifecycles running now, innermost last
+      local handles = setmetatable({}, { __mode = "k" })   -- driver -> handle
+      local currentFile
+
+      busted.subscribe({ "file", "start" }, function(file) currentFile = file.name return nil, true end)
+      busted.subscribe({ "file", "end" }, function() currentFile = nil return nil, true end)
+
+      local function exists(candidate) return lfs.attributes(candidate, "mode") ~= nil end
+      local roots = {}
+      local function projectRoot(folder)
+        local absolute = path.abspath(folder)
+        if roots[absolute] then return roots[absolute] end
+        local dir = absolute
+        while true do
+          for _, marker in ipairs({ ".busted", ".git", ".luarc.json" }) do
+            if exists(path.join(dir, marker)) then roots[absolute] = dir return dir end
+          end
+          local parent = path.dirname(dir)
+          if parent == dir or parent == "" then break end
+          dir = parent
+        end
+        roots[absolute] = lfs.currentdir()
+        return roots[absolute]
+      end
+
+      local function specFolder()
+        local folder = currentFile and path.dirname(currentFile) or ""
+        return folder == "" and "." or folder
+      end
+
+      -- The spec's folder, then the project root (the nearest folder above it with .busted,
+      -- .git or .luarc.json), so a spec passes from any working folder.
+      local function resolve(given, what, level)
+        if type(given) ~= "string" or given == "" then
+          error(format("ss.open: %s must be a path (a string), got %s", what, type(given)), level + 1)
+        end
+        if path.isabs(given) then return given end
+        local tried = {}
+        local folder = specFolder()
+        for _, base in ipairs({ folder, projectRoot(folder) }) do
+          local candidate = path.normpath(path.join(base, given))
+          if exists(candidate) then return candidate end
+          if tried[#tried] ~= candidate then tried[#tried + 1] = candidate end
+        end
+        error(format("ss.open: no %s '%s' (looked for %s)", what, given, concat(tried, " and ")), level + 1)
+      end
+
+      local function close(handle)
+        if open[handle] ~= nil then
+          open[handle] = nil
+          prims.close(handle)
+        end
+      end
+
+      local function driver(handle, list, index)
+        local function act(verb, ...)
+          local ok, problem = prims.act(handle, list, index, verb, ...)
+          if not ok then error(problem, 3) end
+        end
+        local methods = {
+          tap = function(_, id) act("tap", id) end,
+          send = function(_, id, event) act("send", id, event) end,
+          set = function(_, id, value) act("set", id, value) end,
+          type = function(_, id, text) act("type", id, text) end,
+          gesture = function(_, id, kind, params) act("gesture", id, kind, params) end,
+          row = function(_, listId, rowIndex) return driver(handle, listId, rowIndex) end,
+          settle = function(_, seconds)
+            seconds = seconds or settings.settle
+            if type(seconds) ~= "number" or seconds < 0 then
+              error("screen:settle(seconds): seconds must be a number ≥ 0", 2)
+            end
+            if not coroutine.isyieldable() then
+              error("screen:settle() cannot wait here (inside require, a metamethod or a C function such as table.sort); call it from the test body", 2)
+            end
+            local reply = coroutine.yield({ "settle", handle, seconds })
+            if reply.errors and #reply.errors > 0 then
+              error("an effect's result failed while settling:\n  " .. concat(reply.errors, "\n  "), 2)
+            end
+            if not reply.settled then
+              error(format("screen:settle(): %d effect(s) still pending after %g s (%s); a timer that re-arms itself never settles: wait less, or settle with a longer time",
+                reply.pending, seconds, reply.described or "timers or fetches"), 2)
+            end
+          end,
+          tree = function() return prims.tree(handle) end,
+          close = function() close(handle) end,
+        }
+        local screen = setmetatable({}, {
+          __index = function(_, key)
+            if key == "state" then return prims.state(handle) end
+            if key == "actions" then return prims.actions(handle) end
+            if key == "pending" then return prims.pending(handle) end
+            if key == "view" then
+              return setmetatable({}, {
+                __index = function(_, id)
+                  return setmetatable({}, {
+                    __index = function(_, property)
+                      local ok, value = prims.property(handle, list, index, id, property)
+                      if not ok then error(value, 2) end
+                      return value
+                    end,
+                    __newindex = function() error("screen.view is read-only: drive the screen with tap/set/type…", 2) end,
+                  })
+                end,
+              })
+            end
+            return methods[key]
+          end,
+          __newindex = function() error("the screen driver is read-only", 2) end,
+          __tostring = function() return "screen #" .. handle .. (list and (" row " .. list .. "[" .. index .. "]") or "") end,
+        })
+        handles[screen] = handle
+        return screen
+      end
+
+      local module = { version = prims.version }
+      function module.open(given, options)
+        if options ~= nil and type(options) ~= "table" then
+          error("ss.open(path, options): options must be a table like { state = {...}, data = \"payload.json\" }", 2)
+        end
+        local screenPath = resolve(given, "screen", 2)
+        local dataPath = options and options.data ~= nil and resolve(options.data, "data file", 2) or nil
+        local handle, problem = prims.open(screenPath, options and options.state, dataPath)
+        if not handle then error(problem, 2) end
+        open[handle] = scopes[#scopes] or true
+        order[#order + 1] = handle
+        return driver(handle)
+      end
+
+      -- Snapshots of render trees, beside the spec: __snapshots__/<spec name>/<name>.tree.
+      local function lastScreen()
+        for i = #order, 1, -1 do
+          if open[order[i]] ~= nil then return order[i] end
+        end
+      end
+      local function diff(expected, actual)
+        local a, b = {}, {}
+        for line in expected:gmatch("(.-)\n") do a[#a + 1] = line end
+        for line in actual:gmatch("(.-)\n") do b[#b + 1] = line end
+        local lines = {}
+        for i = 1, math.max(#a, #b) do
+          if a[i] == b[i] then
+            lines[#lines + 1] = "    " .. a[i]
+          else
+            if a[i] then lines[#lines + 1] = "  - " .. a[i] end
+            if b[i] then lines[#lines + 1] = "  + " .. b[i] end
+          end
+        end
+        return concat(lines, "\n")
+      end
+      local function treeMatches(state, arguments, level)
+        local target, name = arguments[1], arguments[2]
+        if arguments.n == 1 then
+          name = arguments[1]
+          local handle = lastScreen()
+          if not handle then error("assert.tree_matches(name): no screen is open (open one with ss.open, or pass it: assert.tree_matches(screen, name))", level) end
+          target = prims.tree(handle)
+        elseif handles[target] then
+          target = prims.tree(handles[target])
+        end
+        if type(target) ~= "string" then
+          error("assert.tree_matches(screen, name): expected a screen (or its tree text) and a snapshot name", level)
+        end
+        if type(name) ~= "string" or not name:match("^[%w_%-%.]+$") or name:match("^%.") then
+          error("assert.tree_matches: the snapshot name must be a plain file name (letters, digits, _ - .), got " .. tostring(name), level)
+        end
+        arguments.nofmt = { true, true }
+        local spec = currentFile or "spec"
+        local folder = path.join(path.dirname(spec) ~= "" and path.dirname(spec) or ".", "__snapshots__", (path.basename(spec):gsub("%.lua$", "")))
+        local file = path.join(folder, name .. ".tree")
+        local text = target:gsub("\n*$", "\n")
+        local stored
+        local handle = io.open(file, "r")
+        if handle then stored = handle:read("a") handle:close() end
+        if settings.updateSnapshots and stored ~= text then
+          require("pl.dir").makepath(folder)
+          local out = assert(io.open(file, "w"))
+          out:write(text)
+          out:close()
+          print("snapshot written: " .. file)
+          return true
+        end
+        if stored == nil then
+          state.failure_message = "no snapshot '" .. name .. "' yet (" .. file .. "); run `sendingstate test --update-snapshots` to record it"
+          return false
+        end
+        if stored == text then return true end
+        state.failure_message = "the render tree differs from " .. file .. " (- snapshot, + now; accept it with --update-snapshots):\n" .. diff(stored, text)
+        return false
+      end
+      say:set("assertion.tree_matches.positive", "Expected the render tree to match its snapshot.")
+      say:set("assertion.tree_matches.negative", "Expected the render tree not to match its snapshot.")
+      luassert:register("assertion", "tree_matches", treeMatches, "assertion.tree_matches.positive", "assertion.tree_matches.negative")
+
+      local function closeOwned(owner)
+        for i = #order, 1, -1 do
+          local handle = order[i]
+          if open[handle] == owner then close(handle) end
+          if open[handle] == nil then table.remove(order, i) end
+        end
+      end
+
+      return {
+        module = module,
+        -- A test's lifecycle (before_each … after_each) or a block's begins / ends.
+        scopeBegin = function(element) scopes[#scopes + 1] = element end,
+        scopeEnd = function(element)
+          closeOwned(element)
+          if scopes[#scopes] == element then scopes[#scopes] = nil end
+        end,
+        closeAll = function()
+          for i = #order, 1, -1 do close(order[i]) end
+          order = {}
+        end,
+      }
+    end
+    """#
+}

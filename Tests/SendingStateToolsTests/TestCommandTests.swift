@@ -1,0 +1,181 @@
+import Foundation
+import SendingStateTestSupport
+import Testing
+
+/// Runs `sendingstate` with `arguments` in `directory` (default: the repository root).
+func runCLI(_ arguments: [String], in directory: String, environment: [String: String] = [:]) async throws -> RunResult {
+  let prefix = environment.map { "\($0.key)=\($0.value)" }.sorted()
+  let child = try ChildProcess(
+    executable: prefix.isEmpty ? binaryPath : "/usr/bin/env", arguments: prefix.isEmpty ? arguments : prefix + [binaryPath] + arguments,
+    directory: directory)
+  child.send("")
+  let status = await child.wait()
+  return RunResult(status: status, stdout: child.output, stderr: child.errors)
+}
+
+/// A fresh folder under the temporary directory, removed by the caller.
+func temporaryFolder(_ name: String) throws -> URL {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  return folder
+}
+
+/// Nested in the serialized end-to-end suite: one child process at a time, so the tests that
+/// wait for children never hold more than one thread of the shared pool.
+extension CLIEndToEndTests {
+@Suite("sendingstate test, end to end")
+struct TestCommandTests {
+  @Test("an error, an endless loop, a screen's budget overrun and an effect's error each fail one test; the rest runs")
+  func isolation() async throws {
+    let result = try await runCLI(["test", "Tests/SendingStateToolsTests/Fixtures/specs/isolation_spec.lua", "--timeout", "1"])
+    #expect(result.status == 1)
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    let verdicts = lines.filter { $0.hasPrefix("  ✓") || $0.hasPrefix("  ✗") }
+    #expect(
+      verdicts == [
+        "  ✗ isolation › raises an error (error)", "  ✗ isolation › loops for ever (error)",
+        "  ✓ isolation › prints and passes", "  ✗ isolation › overruns a screen's instruction budget (error)",
+        "  ✗ isolation › sees an effect's error when settling (error)", "  ✓ isolation › still runs after all that",
+      ], "\(result.stdout)")
+    let fixture = "Tests/SendingStateToolsTests/Fixtures/specs/"
+    #expect(result.stdout.contains("      \(fixture)isolation_spec.lua:6: boom\n"))
+    #expect(result.stdout.contains("      \(fixture)isolation_spec.lua:11: timed out after 1 s"))
+    #expect(result.stdout.contains("\(fixture)isolation_spec.lua:21: \(fixture)loop_screen.lua:8: in handle (action 'spin'): instruction budget exceeded"))
+    #expect(result.stdout.contains("\(fixture)isolation_spec.lua:27: an effect's result failed while settling"))
+    #expect(result.stdout.contains("\(fixture)effect_error_screen.lua:11: in handle (action 'tick'): the tick failed"))
+    #expect(result.stdout.contains("  ✓ isolation › prints and passes\n    │ hello from the test\n    │ and io.write too\n"))
+    #expect(result.stdout.hasSuffix("\n2 passed, 4 failed\n"))
+  }
+
+  @Test("failures name the test, luassert's message and the spec's whole file:line; pending counts as skipped")
+  func failures() async throws {
+    let result = try await runCLI(["test", "Tests/SendingStateToolsTests/Fixtures/failing_spec.lua"])
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("  ✗ failing › fails with expected and actual\n"))
+    #expect(result.stdout.contains("      Tests/SendingStateToolsTests/Fixtures/failing_spec.lua:15: Expected objects to be the same.\n"))
+    #expect(result.stdout.contains("  - failing › later (pending)\n"))
+    #expect(result.stdout.hasSuffix("\n2 passed, 1 failed, 1 skipped\n"))
+  }
+
+  @Test("what the screens a test opens print is shown under that test")
+  func screenOutput() async throws {
+    let result = try await runCLI(["test", "Tests/SendingStateToolsTests/Fixtures/specs/printing_spec.lua"])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("  ✓ printing › prints from the spec\n    │ from the spec\n"))
+    #expect(result.stdout.contains("  ✓ printing › prints from a screen\n    │ from the screen\n"))
+  }
+
+  @Test("with no path, test runs what .busted names (spec/ and examples/), never the fixtures under Tests/")
+  func discovery() async throws {
+    let result = try await runCLI(["test"])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.contains("spec/busted_style_spec.lua\n"))
+    #expect(result.stdout.contains("spec/screen_driver_spec.lua\n"))
+    #expect(result.stdout.contains("examples/counter/counter_spec.lua\n"))
+    #expect(!result.stdout.contains("Tests/"))
+    let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+    #expect(last.range(of: #"^\d+ passed, 0 failed, 1 skipped$"#, options: .regularExpression) != nil, "\(last)")
+  }
+
+  @Test("specs pass from their own folder, and a bare folder without spec/ or .busted is a usage error")
+  func anyFolder() async throws {
+    for example in ["tasks", "counter", "shop"] {
+      let result = try await runCLI(["test", "\(example)_spec.lua"], in: repoPath("examples/\(example)"))
+      #expect(result.status == 0, "\(example): \(result.stdout)\(result.stderr)")
+    }
+    let empty = try temporaryFolder("ss-empty")
+    defer { try? FileManager.default.removeItem(at: empty) }
+    let none = try await runCLI(["test"], in: empty.path)
+    #expect(none.status == 2)
+    #expect(none.stderr.contains("no spec/ folder and no .busted file here"))
+  }
+
+  @Test("a .busted file names the folders, the output and the tags, as in busted")
+  func bustedFile() async throws {
+    let folder = try temporaryFolder("ss-busted")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("tests"), withIntermediateDirectories: true)
+    try "return { _all = { ROOT = { \"tests\" }, output = \"TAP\" }, quick = { tags = \"quick\" } }\n"
+      .write(to: folder.appendingPathComponent(".busted"), atomically: true, encoding: .utf8)
+    try """
+      describe("m", function()
+        it("one #quick", function() end)
+        it("two", function() end)
+      end)
+
+      """.write(to: folder.appendingPathComponent("tests/m_spec.lua"), atomically: true, encoding: .utf8)
+    let all = try await runCLI(["test"], in: folder.path)
+    #expect(all.stdout == "ok 1 - m one #quick\nok 2 - m two\n1..2\n", "\(all.stdout)\(all.stderr)")
+    #expect(all.stderr == "2 passed, 0 failed\n")
+    let quick = try await runCLI(["test", "--run", "quick"], in: folder.path)
+    #expect(quick.stdout == "ok 1 - m one #quick\n1..1\n", "\(quick.stdout)\(quick.stderr)")
+  }
+
+  @Test("TAP, JUnit and JSON outputs are whole documents on stdout; the closing line goes to stderr")
+  func machineOutputs() async throws {
+    let tap = try await runCLI(["test", "spec/busted_style_spec.lua", "-o", "TAP"])
+    #expect(tap.status == 0)
+    #expect(tap.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("ok ") || $0.hasPrefix("1..") || $0.hasPrefix("#") })
+    #expect(tap.stderr.hasSuffix("15 passed, 0 failed, 1 skipped\n"))
+    let junit = try await runCLI(["test", "spec/busted_style_spec.lua", "--output", "junit"])
+    let suites = junit.stdout.split(separator: "\n").first { $0.hasPrefix("<testsuites") }.map(String.init) ?? ""
+    for attribute in ["tests='16'", "skip='1'", "errors='0'", "failures='0'"] { #expect(suites.contains(attribute), "\(suites)") }
+    let json = try await runCLI(["test", "spec/busted_style_spec.lua", "--output", "json"])
+    let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+    #expect((object?["successes"] as? [Any])?.count == 15)
+  }
+
+  @Test("snapshots: missing fails and says how to record, --update-snapshots records, a change fails with a diff")
+  func snapshots() async throws {
+    let folder = try temporaryFolder("ss-snap")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let counter = try String(contentsOfFile: repoPath("examples/counter/counter.lua"), encoding: .utf8)
+    try counter.write(to: folder.appendingPathComponent("counter.lua"), atomically: true, encoding: .utf8)
+    let spec = folder.appendingPathComponent("counter_spec.lua")
+    try """
+      local ss = require "sendingstate"
+      it("looks right", function()
+        local screen = ss.open("counter.lua")
+        screen:tap("plus")
+        assert.tree_matches(screen, "after-plus")
+      end)
+
+      """.write(to: spec, atomically: true, encoding: .utf8)
+    let missing = try await runCLI(["test", "counter_spec.lua"], in: folder.path)
+    #expect(missing.status == 1)
+    #expect(missing.stdout.contains("no snapshot 'after-plus' yet"))
+    #expect(missing.stdout.contains("--update-snapshots"))
+    let recorded = try await runCLI(["test", "counter_spec.lua", "--update-snapshots"], in: folder.path)
+    #expect(recorded.status == 0)
+    let file = folder.appendingPathComponent("__snapshots__/counter_spec/after-plus.tree")
+    #expect(try String(contentsOf: file, encoding: .utf8).contains("label#count text=\"2\"\n"))
+    #expect(try await runCLI(["test", "counter_spec.lua"], in: folder.path).status == 0)
+    try String(contentsOf: spec, encoding: .utf8).replacingOccurrences(of: "screen:tap(\"plus\")", with: "")
+      .write(to: spec, atomically: true, encoding: .utf8)
+    let changed = try await runCLI(["test", "counter_spec.lua"], in: folder.path)
+    #expect(changed.status == 1)
+    #expect(changed.stdout.contains("-   label#count text=\"2\"\n"))
+    #expect(changed.stdout.contains("+   label#count text=\"1\"\n"))
+  }
+
+  /// Stock busted 2.1.1 under Lua 5.4: the independent oracle.
+  static let busted = ["/usr/bin/lua5.4", "/usr/bin/busted"]
+
+  @Test(
+    "the same options give the same TAP as stock busted 2.1.1 on our busted-style suite",
+    arguments: [
+      [String](), ["--tags=fast"], ["--exclude-tags=fast"], ["--filter=notifications"], ["--filter-out=cart"],
+      ["--shuffle", "--seed=7"], ["--sort"], ["--list"],
+    ])
+  func sameAsBusted(options: [String]) async throws {
+    let ours = try await runCLI(["test", "-o", "TAP"] + options + ["spec/busted_style_spec.lua"])
+    let child = try ChildProcess(
+      executable: CLIEndToEndTests.TestCommandTests.busted[0], arguments: [CLIEndToEndTests.TestCommandTests.busted[1], "-o", "TAP"] + options + ["spec/busted_style_spec.lua"],
+      directory: repositoryRoot.path)
+    child.send("")
+    #expect(await child.wait() == 0, "\(child.errors)")
+    #expect(!ours.stdout.isEmpty)
+    #expect(ours.stdout == child.output, "\(options)")
+  }
+}
+}
