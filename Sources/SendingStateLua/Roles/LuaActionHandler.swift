@@ -64,7 +64,7 @@ where Binder.Input == State {
     do {
       actionValue = try LuaValueEncoder(rootName: "action").encode(action)
       stateValue = try LuaValueEncoder(rootName: "state").encode(store.state)
-    } catch let error as LuaBridgeError {
+    } catch {
       throw error.scriptError
     }
     var decoded: State?
