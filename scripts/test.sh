@@ -10,11 +10,14 @@ cd "$(dirname "$0")/.."
 
 scripts/bootstrap.sh
 
-# Our C code, with the warning set of Lua's own developer build.
+# Our C code (the Lua shim and the fetch module), with the warning set of Lua's own developer
+# build.
 cc -fsyntax-only -std=c99 -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissing-prototypes \
   -Wstrict-prototypes -Werror $(pkg-config --cflags lua5.4) -ISources/CLuaShim/include \
   -ISources/CLuaShim Sources/CLuaShim/*.c
 cc -fsyntax-only -std=c99 -Wall -Wextra -Wundef -Werror $(pkg-config --cflags lua5.4) -x c Sources/CLua/CLua.h
+cc -fsyntax-only -std=c99 -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissing-prototypes \
+  -Wstrict-prototypes -Werror $(pkg-config --cflags libcurl) -ISources/CFetch/include Sources/CFetch/Fetch.c
 
 # Zero warnings in our own Swift code (dependencies are not ours to fix).
 log="$(mktemp)"
