@@ -95,6 +95,9 @@ build
 [ "$mode" = build ] && exit 0
 
 export SWIFT_DETERMINISTIC_HASHING=1
+# Swift's own crash backtracer reads the stack in ways AddressSanitizer reports; libFuzzer and
+# the sanitizer print the stack themselves.
+export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:${ASAN_OPTIONS:-}"
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0:${LSAN_OPTIONS:-}"
 
@@ -114,7 +117,7 @@ run() {
   if [ "$mode" = replay ]; then
     local inputs=("$dir"/seeds/*)
     [ -d "$dir/findings" ] && inputs+=("$dir"/findings/*)
-    "$OUT/$target" "${flags[@]}" "${inputs[@]}" >"$log" 2>&1 || status=$?
+    FUZZ_INCLUDE_KNOWN=1 "$OUT/$target" "${flags[@]}" "${inputs[@]}" >"$log" 2>&1 || status=$?
   else
     "$OUT/$target" "${flags[@]}" -max_total_time="$duration" "$work/corpus" >"$log" 2>&1 || status=$?
   fi

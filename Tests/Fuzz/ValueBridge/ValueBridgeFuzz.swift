@@ -22,7 +22,11 @@ public func valueBridgeFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
   limits.maxNodes = input.pick([1, 10, 100, 1_000, 20_000, 100_000])
   limits.memoryLimit = input.pick([nil, nil, nil, 512 << 10, 16 << 20])
   limits.instructionBudget = 300_000
-  limits.timeLimit = .seconds(2)
+  // NB: the deadline a call leaves behind refuses large pushes made after it, outside any call
+  // (findings/stale-deadline.bin); the short limit that shows it is kept out of fuzzing runs
+  // until fixed, unless FUZZ_INCLUDE_KNOWN is set.
+  let shortLimit = input.below(4) == 0
+  limits.timeLimit = shortLimit && fuzzIncludeKnown ? .milliseconds(1) : .seconds(2)
   limits.maxStringBytes = 1 << 20
   let runtime: LuaRuntime
   do {
@@ -38,6 +42,16 @@ public func valueBridgeFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
     var generator = ValueGenerator()
     let generated = generator.value(&input)
     if fuzzVerbose { fuzzLog("value (\(generated.nodes) values, depth \(generated.depth)): \(brief(generated.value, limit: 2_000))") }
+    if input.below(4) == 0 {
+      // A host calls into Lua, then pushes data later (a role's next call, say): the push is no
+      // part of the earlier call and must not inherit its deadline.
+      do {
+        _ = try runtime.evaluate("return 1", chunkName: "earlier.lua")
+      } catch {
+        fuzzFail("'return 1' failed: \(error)")
+      }
+      if let limit = limits.timeLimit, limit < .milliseconds(10) { usleep(3_000) }
+    }
     checkRoundTrip(generated.value, in: runtime, input: &input)
   case 2:
     let program = LuaProgram.make(&input)
