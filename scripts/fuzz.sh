@@ -99,7 +99,10 @@ export SWIFT_DETERMINISTIC_HASHING=1
 # the sanitizer print the stack themselves.
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:${ASAN_OPTIONS:-}"
-export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0:${LSAN_OPTIONS:-}"
+# The project's suppressions (toolchain and system libraries only), plus the fuzz targets' own.
+cat scripts/lsan.supp > "$SCRATCH/lsan.supp"
+[ -n "${FUZZ_LSAN_STRICT:-}" ] || cat Tests/Fuzz/lsan.supp >> "$SCRATCH/lsan.supp"
+export LSAN_OPTIONS="suppressions=$PWD/$SCRATCH/lsan.supp:print_suppressions=0:${LSAN_OPTIONS:-}"
 
 failed=()
 run() {
@@ -134,7 +137,7 @@ run() {
 
 for target in "${targets[@]}"; do
   case "$mode" in
-    smoke) run "$target" "${FUZZ_SMOKE_SECONDS:-10}" ;;
+    smoke) run "$target" "${FUZZ_SMOKE_SECONDS:-8}" ;;
     replay) run "$target" 0 ;;
     fuzz) run "$target" "$seconds" ;;
   esac

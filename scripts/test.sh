@@ -27,3 +27,7 @@ swift test --skip-build "$@"
 
 # The example specs, through the CLI as users run them.
 "$(swift build --show-bin-path)/sendingstate" test examples
+
+# A short fuzzing smoke (about a minute and a half): the fuzz targets replay their seeds and
+# fuzz a few seconds each; a crash, leak or broken invariant fails it.
+scripts/fuzz.sh --smoke
