@@ -64,8 +64,13 @@ build() {
   # The modules the targets use, instrumented for coverage and checked by AddressSanitizer.
   # NB: with optimization (whole-module) swiftc drops the coverage that `-sanitize=fuzzer`
   # implies, so the coverage kinds libFuzzer reads are named explicitly.
-  swift build -c "$CONFIG" --target SendingStateLua --scratch-path "$SCRATCH" \
-    --sanitize fuzzer --sanitize address -Xswiftc "$COVERAGE" 2>&1 | grep -E "error|Compiling|Build" | grep -v "^\[" || true
+  # (Skipped when nothing under Sources/ changed since: SwiftPM rebuilds everything whenever
+  # files are added under Tests/, fuzz sources included.)
+  local stamp="$BIN/Modules/SendingStateLua.swiftmodule"
+  if [ ! -f "$stamp" ] || [ -n "$(find Sources Package.swift -newer "$stamp" -print -quit)" ]; then
+    swift build -c "$CONFIG" --target SendingStateLua --scratch-path "$SCRATCH" \
+      --sanitize fuzzer --sanitize address -Xswiftc "$COVERAGE" 2>&1 | grep -E "error:|Build" || true
+  fi
   [ -f "$BIN/Modules/SendingStateLua.swiftmodule" ] || { echo "fuzz.sh: building the modules failed" >&2; exit 1; }
   local objects=()
   local module
@@ -114,7 +119,12 @@ run() {
   mkdir -p "$work/corpus" "$work/artifacts"
   cp "$dir"/seeds/* "$work/corpus/" 2>/dev/null || true
   local log="$work/fuzz.log"
-  local flags=(-timeout=10 -rss_limit_mb=4096 -max_len=8192 -print_final_stats=1
+  # Longest input: a screen script can be long; bytes for decisions and JSON stay short (deep
+  # JSON is slow to decode: FINDINGS.md 3).
+  local max_len=1024
+  [ "$target" = screen_loader ] && max_len=8192
+  [ "$target" = json_payload ] && max_len=2048
+  local flags=(-timeout=10 -rss_limit_mb=4096 -max_len=$max_len -print_final_stats=1
     -artifact_prefix="$work/artifacts/" ${FUZZ_ARGS:-})
   local status=0
   if [ "$mode" = replay ]; then
