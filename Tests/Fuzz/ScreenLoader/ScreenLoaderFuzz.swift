@@ -5,6 +5,8 @@
 // Invariants:
 // - opening either succeeds or throws ScriptError / ScreenUsageError, within the limits;
 // - a script error from opening names the script (its chunk);
+// - a quarter of the screens that open (deterministic ones: no clock, randomness, table order
+//   or addresses) are hot-reloaded at once: same state, same render tree;
 // - if the screen opens: its state reads as data; a few events run (a tap on each of the first
 //   views, two performed actions), each one either commits or changes nothing (state, render
 //   tree, action log), and a committed one adds exactly its actions to the log; `close()` works
@@ -28,7 +30,7 @@ func openScreen(_ source: [UInt8]) {
   limits.instructionBudget = 20_000_000
   limits.memoryLimit = 16 << 20
   let options = LuaScreen.Options(limits: limits, data: FuzzScratch.shopPayload, output: { _ in })
-  let screen: LuaScreen
+  var screen: LuaScreen
   do {
     screen = try LuaScreen(path: path, options: options)
   } catch let error as ScriptError {
@@ -40,6 +42,21 @@ func openScreen(_ source: [UInt8]) {
     return
   }
   _ = screen.state  // reads as data
+  if source.count % 4 == 0, isDeterministic(source) {
+    // A hot reload right after opening shows the same state and the same views.
+    let state = screen.state
+    let tree = screen.root.renderTree().text
+    do {
+      let fresh = try screen.reloaded()
+      fuzzCheck(fresh.state == state, "a hot reload changed the state:\n  before: \(brief(state))\n  after:  \(brief(fresh.state))")
+      fuzzCheck(
+        fresh.root.renderTree().text == tree,
+        "a hot reload changed the views of a deterministic screen:\n--- before\n\(tree)\n--- after\n\(fresh.root.renderTree().text)")
+      screen = fresh
+    } catch {
+      checkScreenError(error, during: "a hot reload")
+    }
+  }
   for id in screen.ids.prefix(6) {
     checkEvent(screen, "tap \(id)", singleEvent: false) { try screen.tap(id) }
   }
@@ -52,5 +69,15 @@ func openScreen(_ source: [UInt8]) {
     fuzzFail("a closed screen handled an action")
   } catch {
     checkScreenError(error, during: "an action after close")
+  }
+}
+
+/// Whether a script can only do the same thing twice: no clock, no randomness, no garbage
+/// collector, no effects (a reload must then show what the first opening showed).
+func isDeterministic(_ source: [UInt8]) -> Bool {
+  // (`pairs` and `next` follow Lua's seeded hash order; `tostring` of a table shows an address.)
+  let text = String(decoding: source, as: UTF8.self).replacingOccurrences(of: "ipairs", with: "")
+  return !["os.", "math.random", "collectgarbage", "store:after", "store:fetch", "pairs", "next", "tostring"].contains {
+    text.contains($0)
   }
 }
