@@ -41,7 +41,7 @@ struct ValueGenerator {
       for _ in 0..<input.below(6) {
         let child = value(&input, level: level + 1)
         table.sequence.append(child.value)
-        nodes = nodes &+ child.nodes
+        nodes = saturating(nodes, plus: child.nodes)
         depth = max(depth, child.depth)
       }
       var fieldCosts: [String: (nodes: Int, depth: Int)] = [:]
@@ -52,7 +52,7 @@ struct ValueGenerator {
         fieldCosts[key] = child.value == .nil ? (0, 0) : (child.nodes, child.depth)
       }
       for cost in fieldCosts.values {
-        nodes = nodes &+ cost.nodes
+        nodes = saturating(nodes, plus: cost.nodes)
         depth = max(depth, cost.depth)
       }
       return GeneratedValue(value: .table(table), nodes: nodes, depth: depth + 1)
@@ -61,12 +61,12 @@ struct ValueGenerator {
       let child = value(&input, level: level + 1)
       let count = input.pick([2, 2, 3, 16, 100, 1_000])
       var table = LuaTable(sequence: Array(repeating: child.value, count: count))
-      var nodes = 1 &+ count &* child.nodes
+      var nodes = saturating(1, plus: saturating(count, times: child.nodes))
       for index in 0..<input.below(3) {
         table.fields["s\(index)"] = child.value
-        if child.value != .nil { nodes = nodes &+ child.nodes }
+        if child.value != .nil { nodes = saturating(nodes, plus: child.nodes) }
       }
-      return GeneratedValue(value: .table(table), nodes: min(nodes, Int.max / 4), depth: child.depth + 1)
+      return GeneratedValue(value: .table(table), nodes: nodes, depth: child.depth + 1)
     case 9:
       // A chain: the child wrapped in `levels` tables, as a list element or a field.
       let child = value(&input, level: level + 1)
@@ -76,7 +76,7 @@ struct ValueGenerator {
       for _ in 0..<levels {
         wrapped = asField ? .table(LuaTable(fields: wrapped == .nil ? [:] : ["a": wrapped])) : .table(LuaTable(sequence: [wrapped]))
       }
-      let nodes = asField && child.value == .nil ? levels : levels &+ child.nodes
+      let nodes = asField && child.value == .nil ? levels : saturating(levels, plus: child.nodes)
       return GeneratedValue(value: wrapped, nodes: nodes, depth: child.depth + levels)
     case 10:
       // Wide: many scalars.
@@ -91,7 +91,7 @@ struct ValueGenerator {
       for _ in 0..<input.pick([1, 4, 10, 20, 40]) {
         current = GeneratedValue(
           value: .table(LuaTable(sequence: [current.value, current.value])),
-          nodes: min(1 &+ current.nodes &* 2, Int.max / 4), depth: current.depth + 1)
+          nodes: saturating(1, plus: saturating(current.nodes, times: 2)), depth: current.depth + 1)
       }
       return current
     }
@@ -100,6 +100,17 @@ struct ValueGenerator {
   private func scalar(_ value: LuaValue) -> GeneratedValue {
     GeneratedValue(value: value, nodes: 1, depth: 0)
   }
+}
+
+/// Counts that stop at Int.max instead of wrapping (a repeated subtree multiplies them).
+func saturating(_ a: Int, plus b: Int) -> Int {
+  let (sum, overflow) = a.addingReportingOverflow(b)
+  return overflow ? .max : sum
+}
+
+func saturating(_ a: Int, times b: Int) -> Int {
+  let (product, overflow) = a.multipliedReportingOverflow(by: b)
+  return overflow ? .max : product
 }
 
 /// What pushing a value must do, found by walking it in the push's own order: the first problem

@@ -21,7 +21,7 @@ public func jsonPayloadFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
     _ = input.byte()
     var generator = ValueGenerator(budget: 400)
     let generated = generator.value(&input)
-    guard generated.nodes < 2_000, let encoded = try? JSONEncoder().encode(generated.value), encoded.count <= 2_048 else { return 0 }
+    guard generated.nodes < 2_000, generated.depth <= 80, let encoded = try? JSONEncoder().encode(generated.value), encoded.count <= 2_048 else { return 0 }
     text = encoded
   }
   if fuzzVerbose { fuzzLog("json: \(String(decoding: text.prefix(2_000), as: UTF8.self))") }
