@@ -124,7 +124,12 @@ run() {
   local max_len=1024
   [ "$target" = screen_loader ] && max_len=8192
   [ "$target" = json_payload ] && max_len=2048
-  local flags=(-timeout=10 -rss_limit_mb=4096 -max_len=$max_len -print_final_stats=1
+  # Per-input leak checks (libFuzzer re-runs an input under LeakSanitizer whenever it ends with
+  # more allocations than frees, and scans the whole heap) cost 10x in long runs; those check
+  # leaks once, at exit. The smoke and replays check every input.
+  local leaks=1
+  [ "$mode" = fuzz ] && [ -z "${FUZZ_LEAKS_PER_INPUT:-}" ] && leaks=0
+  local flags=(-timeout=10 -rss_limit_mb=4096 -max_len=$max_len -print_final_stats=1 -detect_leaks=$leaks
     -artifact_prefix="$work/artifacts/" ${FUZZ_ARGS:-})
   local status=0
   if [ "$mode" = replay ]; then
