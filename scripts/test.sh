@@ -42,3 +42,7 @@ scripts/library-suites.sh "$(swift build --show-bin-path)/sendingstate"
 # The live preview in a real browser (Chromium + Selenium), which also refreshes the README's
 # screenshots.
 scripts/browser-test.sh
+
+# A short fuzzing smoke (about a minute and a half): the fuzz targets replay their seeds and
+# fuzz a few seconds each; a crash, leak or broken invariant fails it.
+scripts/fuzz.sh --smoke

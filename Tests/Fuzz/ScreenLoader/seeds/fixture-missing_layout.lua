@@ -1,0 +1,2 @@
+-- The contract requires layout.
+return { state = {}, configure = function() end }

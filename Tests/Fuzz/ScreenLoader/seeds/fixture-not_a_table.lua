@@ -1,0 +1,2 @@
+-- A screen must return a table.
+return 42

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# Builds and runs the libFuzzer targets of the Lua host (Tests/Fuzz/<target>/).
+#
+# Usage:
+#   scripts/fuzz.sh [SECONDS] [TARGET...]   fuzz each target for SECONDS (default 60), one after
+#                                           another, starting from its seed corpus
+#   scripts/fuzz.sh --smoke [TARGET...]     CI: replay the seeds, then fuzz a few seconds each
+#   scripts/fuzz.sh --replay [TARGET...]    run each target once over its seeds and findings
+#   scripts/fuzz.sh --build                 only build
+#
+# Targets: value_bridge json_payload screen_loader event_streams (default: all).
+# Environment: FUZZ_ARGS adds libFuzzer flags (e.g. FUZZ_ARGS="-runs=1000000").
+#
+# How it builds: the package's library modules are built by SwiftPM with
+# `--sanitize fuzzer --sanitize address` into .build-fuzz (libraries only, so no `main` clashes
+# with libFuzzer's), and each target's Swift files are compiled with
+# `swiftc -sanitize=fuzzer,address` against those modules and linked with their objects.
+# Nothing in Package.swift is involved, so `swift build` is unchanged.
+#
+# Every run works on a scratch copy of the seeds (.build-fuzz/work/<target>/corpus), so the
+# repository is never written; crashes, leaks, timeouts and out-of-memory inputs land in
+# .build-fuzz/work/<target>/ and fail the script.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ALL_TARGETS=(value_bridge json_payload screen_loader event_streams)
+mode=fuzz
+seconds=60
+targets=()
+for arg in "$@"; do
+  case "$arg" in
+    --smoke) mode=smoke ;;
+    --replay) mode=replay ;;
+    --build) mode=build ;;
+    -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *[!0-9]*) targets+=("$arg") ;;
+    *) seconds="$arg" ;;
+  esac
+done
+[ ${#targets[@]} -eq 0 ] && targets=("${ALL_TARGETS[@]}")
+
+# Folder of each target under Tests/Fuzz.
+folder() {
+  case "$1" in
+    value_bridge) echo ValueBridge ;;
+    json_payload) echo JSONPayload ;;
+    screen_loader) echo ScreenLoader ;;
+    event_streams) echo EventStreams ;;
+    *) echo "fuzz.sh: unknown target '$1' (targets: ${ALL_TARGETS[*]})" >&2; exit 2 ;;
+  esac
+}
+for target in "${targets[@]}"; do folder "$target" >/dev/null; done
+
+scripts/bootstrap.sh >/dev/null
+
+SCRATCH=.build-fuzz
+CONFIG=${FUZZ_CONFIG:-release}
+BIN="$SCRATCH/$CONFIG"
+OUT="$SCRATCH/targets"
+COVERAGE=-sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp
+
+build() {
+  local started=$SECONDS
+  # The modules the targets use, instrumented for coverage and checked by AddressSanitizer.
+  # NB: with optimization (whole-module) swiftc drops the coverage that `-sanitize=fuzzer`
+  # implies, so the coverage kinds libFuzzer reads are named explicitly.
+  # (Skipped when nothing under Sources/ changed since: SwiftPM rebuilds everything whenever
+  # files are added under Tests/, fuzz sources included.)
+  local stamp="$BIN/Modules/SendingStateLua.swiftmodule"
+  if [ ! -f "$stamp" ] || [ -n "$(find Sources Package.swift -newer "$stamp" -print -quit)" ]; then
+    swift build -c "$CONFIG" --target SendingStateLua --scratch-path "$SCRATCH" \
+      --sanitize fuzzer --sanitize address -Xswiftc "$COVERAGE" 2>&1 | grep -E "error:|Build" || true
+  fi
+  [ -f "$BIN/Modules/SendingStateLua.swiftmodule" ] || { echo "fuzz.sh: building the modules failed" >&2; exit 1; }
+  local objects=()
+  local module
+  for module in SendingState SendingStateHeadless SendingStateLua CLuaShim CFetch; do
+    objects+=("$BIN/$module.build"/*.o)
+  done
+  mkdir -p "$OUT"
+  local target sources binary
+  for target in "${targets[@]}"; do
+    sources=(Tests/Fuzz/Common/*.swift "Tests/Fuzz/$(folder "$target")"/*.swift)
+    binary="$OUT/$target"
+    if [ -x "$binary" ] && [ -z "$(find "${sources[@]}" "${objects[@]}" -newer "$binary" 2>/dev/null | head -1)" ]; then
+      continue
+    fi
+    echo "fuzz.sh: compiling $target"
+    swiftc -sanitize=fuzzer,address "$COVERAGE" -use-ld=lld -parse-as-library -swift-version 6 -O -g \
+      -warnings-as-errors \
+      -I "$BIN/Modules" -I Sources/CLua -I Sources/CLuaShim/include $(pkg-config --cflags lua5.4) \
+      -Xcc -fmodule-map-file="$BIN/CLuaShim.build/module.modulemap" \
+      -Xcc -fmodule-map-file="$BIN/CFetch.build/module.modulemap" -I Sources/CFetch/include \
+      "${sources[@]}" "${objects[@]}" $(pkg-config --libs lua5.4 libcurl) \
+      -module-name "Fuzz_$target" -o "$binary"
+  done
+  echo "fuzz.sh: built in $((SECONDS - started)) s"
+}
+
+build
+[ "$mode" = build ] && exit 0
+
+export SWIFT_DETERMINISTIC_HASHING=1
+# Swift's own crash backtracer reads the stack in ways AddressSanitizer reports; libFuzzer and
+# the sanitizer print the stack themselves.
+export SWIFT_BACKTRACE=enable=no
+export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:${ASAN_OPTIONS:-}"
+# The project's suppressions (toolchain and system libraries only), plus the fuzz targets' own.
+cat scripts/lsan.supp > "$SCRATCH/lsan.supp"
+[ -n "${FUZZ_LSAN_STRICT:-}" ] || cat Tests/Fuzz/lsan.supp >> "$SCRATCH/lsan.supp"
+export LSAN_OPTIONS="suppressions=$PWD/$SCRATCH/lsan.supp:print_suppressions=0:${LSAN_OPTIONS:-}"
+
+failed=()
+run() {
+  local target=$1 duration=$2
+  local dir
+  dir="Tests/Fuzz/$(folder "$target")"
+  local work="$SCRATCH/work/$target"
+  rm -rf "$work/corpus"
+  mkdir -p "$work/corpus" "$work/artifacts"
+  cp "$dir"/seeds/* "$work/corpus/" 2>/dev/null || true
+  local log="$work/fuzz.log"
+  # Longest input: a screen script can be long; bytes for decisions and JSON stay short (deep
+  # JSON is slow to decode: FINDINGS.md 3).
+  local max_len=1024
+  [ "$target" = screen_loader ] && max_len=8192
+  [ "$target" = json_payload ] && max_len=2048
+  # Per-input leak checks (libFuzzer re-runs an input under LeakSanitizer whenever it ends with
+  # more allocations than frees, and scans the whole heap) cost 10x in long runs; those check
+  # leaks once, at exit. The smoke and replays check every input.
+  local leaks=1
+  [ "$mode" = fuzz ] && [ -z "${FUZZ_LEAKS_PER_INPUT:-}" ] && leaks=0
+  local flags=(-timeout=10 -rss_limit_mb=4096 -max_len=$max_len -print_final_stats=1 -detect_leaks=$leaks
+    -artifact_prefix="$work/artifacts/" ${FUZZ_ARGS:-})
+  local status=0
+  if [ "$mode" = replay ]; then
+    local inputs=("$dir"/seeds/*)
+    [ -d "$dir/findings" ] && inputs+=("$dir"/findings/*)
+    FUZZ_INCLUDE_KNOWN=1 "$OUT/$target" "${flags[@]}" "${inputs[@]}" >"$log" 2>&1 || status=$?
+  else
+    "$OUT/$target" "${flags[@]}" -max_total_time="$duration" "$work/corpus" >"$log" 2>&1 || status=$?
+  fi
+  local summary
+  summary=$(grep -E "^(#[0-9]+.*DONE|stat::number_of_executed_units|Done [0-9]+ runs)" "$log" | tr '\n' ' ')
+  if [ $status -ne 0 ] || grep -qE "ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|FUZZ INVARIANT BROKEN" "$log"; then
+    echo "fuzz.sh: $target FAILED (exit $status); log: $log"
+    grep -E "ERROR:|FUZZ INVARIANT BROKEN|Fatal error|Test unit written|SUMMARY" "$log" | head -20
+    failed+=("$target")
+  else
+    echo "fuzz.sh: $target ok: $summary"
+  fi
+}
+
+for target in "${targets[@]}"; do
+  case "$mode" in
+    smoke) run "$target" "${FUZZ_SMOKE_SECONDS:-8}" ;;
+    replay) run "$target" 0 ;;
+    fuzz) run "$target" "$seconds" ;;
+  esac
+done
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzz.sh: failures in: ${failed[*]}" >&2
+  exit 1
+fi
