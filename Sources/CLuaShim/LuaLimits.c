@@ -189,6 +189,7 @@ int sslua_trip_reason (lua_State *L) { return sslua_gethost(L)->tripped; }
 
 int sslua_deadline_passed (lua_State *L) {
   Host *h = sslua_gethost(L);
+  if (h->deadline_ns == 0) return 0;  /* no call or episode is running: nothing to keep */
   if (h->tripped == SSLUA_TRIP_TIME) return 1;
   if (!past_deadline(h, sslua_now_ns())) return 0;
   if (h->tripped == SSLUA_TRIP_NONE) h->tripped = SSLUA_TRIP_TIME;

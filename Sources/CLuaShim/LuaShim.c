@@ -223,6 +223,11 @@ int sslua_pcall (lua_State *L, int nargs, int nresults) {
   h->enforce = saved_enforce;
   h->depth--;
   h->running = saved_running;
+  /* The deadline belongs to this entry into Lua: once the outermost call outside an episode
+     returns, nothing runs under it, and Swift's later pushes and reads must not be refused by
+     a deadline that passed after the call ended. (The trip reason stays for the caller.) */
+  if (h->depth == 0 && h->episode == 0)
+    h->deadline_ns = 0;
   lua_remove(L, base);
   if (status == LUA_ERRMEM)
     sslua_describe_memory_error(L, h);

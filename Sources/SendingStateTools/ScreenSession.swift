@@ -65,9 +65,9 @@ public final class ScreenSession {
   /// effects fire afterwards.
   public func reload() throws {
     var reopened = options
-    reopened.state = screen.state
     let fresh: LuaScreen
     do {
+      reopened.state = try screen.readState()
       fresh = try LuaScreen(path: path, options: reopened)
     } catch {
       throw ToolError.from(error)
@@ -159,9 +159,17 @@ public final class ScreenSession {
         + "\"state\":\(StateDiff.literal(record.after)),\"changes\":["
         + StateDiff.lines(from: record.before, to: record.after).map(jsonString).joined(separator: ",") + "]}"
     }
-    let warnings = screen.warnings.map(jsonString).joined(separator: ",")
-    return "{\"steps\":[\(steps.joined(separator: ","))],\"state\":\(StateDiff.literal(screen.state)),"
-      + "\"tree\":\(screen.root.renderTree().json),\"warnings\":[\(warnings)],\"pending\":\(pending)}"
+    var warnings = screen.warnings
+    let state: LuaValue
+    do {
+      state = try screen.readState()
+    } catch {
+      state = .nil
+      warnings.append("the state cannot be shown as data: \(error)")
+    }
+    let warningList = warnings.map(jsonString).joined(separator: ",")
+    return "{\"steps\":[\(steps.joined(separator: ","))],\"state\":\(StateDiff.literal(state)),"
+      + "\"tree\":\(screen.root.renderTree().json),\"warnings\":[\(warningList)],\"pending\":\(pending)}"
   }
 }
 

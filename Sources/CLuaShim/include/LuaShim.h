@@ -87,8 +87,9 @@ void sslua_set_max_string(struct lua_State *L, size_t bytes);
 size_t sslua_max_string(struct lua_State *L);
 
 /*
-** Whether the deadline has passed (checked by Swift code that walks big
-** values inside an episode). Marks the episode as tripped; never raises.
+** Whether the deadline of the running call or episode has passed (checked by
+** Swift code that walks big values); 0 when no call or episode is running.
+** Marks the episode as tripped; never raises.
 */
 int sslua_deadline_passed(struct lua_State *L);
 

@@ -15,10 +15,18 @@ public final class ScreenState {
     self.node = node
   }
 
+  /// The state as data, or `nil` when it cannot be read as data (see ``read()``).
+  public var value: LuaValue { (try? read()) ?? .nil }
+
   /// The state as data.
-  public var value: LuaValue {
+  ///
+  /// - Throws: ``LuaBridgeError`` when the state cannot cross into Swift: the one case the
+  ///   engine's checks at write time cannot see is a table with two keys that are one text to
+  ///   Swift (`"é"` and `"e"` + U+0301), which Swift would silently merge.
+  public func read() throws(LuaBridgeError) -> LuaValue {
     if let converted { return converted }
-    let value = (try? node?.value(path: "state")) ?? .nil
+    guard let node else { return .nil }
+    let value = try node.value(path: "state")
     converted = value
     return value
   }

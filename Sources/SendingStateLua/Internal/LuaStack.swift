@@ -143,16 +143,21 @@ struct LuaStack {
     }
   }
 
-  private func readTable(at index: Int32, depth: Int, crossing: inout Crossing) throws(LuaBridgeError) -> LuaValue {
+  private func readTable(
+    at index: Int32, depth: Int, crossing: inout Crossing, throughView: Bool = false
+  ) throws(LuaBridgeError) -> LuaValue {
     try crossing.enter(depth: depth)
     try reserve(4, at: crossing.path)
-    // A read-only view (screens hand these to scripts) reads as the data it shows.
-    if lua_getmetatable(L, index) != 0 {
+    // A read-only view (the kernel's frozen state nodes) reads as the data it shows. One hop
+    // only: the data behind a view is a plain table, and a script can set `__readonly` on its
+    // own metatables, so following a chain of them (or a loop: `{ __readonly = itself }`) would
+    // recurse without bound.
+    if !throughView, lua_getmetatable(L, index) != 0 {
       push("__readonly")
       let found = lua_rawget(L, -2) == LUA_TTABLE
       if found {
         defer { lua_settop(L, top - 2) }
-        return try readTable(at: top, depth: depth, crossing: &crossing)
+        return try readTable(at: top, depth: depth, crossing: &crossing, throughView: true)
       }
       lua_settop(L, top - 2)
     }
@@ -172,6 +177,14 @@ struct LuaStack {
       if keyType == LUA_TSTRING {
         let key = string(at: -2) ?? ""
         crossing.trail.append(.field(key))
+        // Lua keys differ by bytes; Swift strings compare by canonical equivalence (and repair
+        // bytes that are not UTF-8), so two spellings of one text ("é" and "e" + U+0301) would
+        // silently become one field.
+        guard fields[key] == nil else {
+          throw LuaBridgeError(
+            path: crossing.path,
+            problem: "two keys of this table read as the same text (one text in two Unicode forms, or bytes that are not UTF-8); write keys one way")
+        }
         fields[key] = try read(at: top, depth: depth, crossing: &crossing)
         crossing.trail.removeLast()
       } else if keyType == LUA_TNUMBER, lua_isinteger(L, -2) != 0 {

@@ -107,11 +107,11 @@ extension LuaScreen {
 
   /// Opens the script again (after an edit, say) with this screen's current state and options,
   /// hands the new screen the effects still running (their results reach it), and closes this
-  /// one. If the script fails to load, this screen keeps running, effects included, and the
-  /// error is thrown.
+  /// one. If the script fails to load, or the state cannot be read to hand over, this screen
+  /// keeps running, effects included, and the error is thrown.
   public func reloaded(options: Options? = nil) throws -> LuaScreen {
     var reopened = options ?? self.options
-    reopened.state = state
+    reopened.state = try readState()
     let fresh = try LuaScreen(path: path, options: reopened)
     fresh.engine.adoptEffects(from: engine)
     close()

@@ -105,8 +105,22 @@ public final class LuaScreen {
   public let options: Options
   var viewsByID: [String: View] = [:]
 
-  /// The current state.
+  /// The current state (`nil` if it cannot be read as data: see ``readState()``).
   public var state: LuaValue { engine.committed.value }
+
+  /// The current state as data.
+  ///
+  /// - Throws: ``ScriptError`` (kind ``ScriptError/Kind/typeMismatch``) naming the path when the
+  ///   state holds a table whose keys Swift would merge (one text in two Unicode forms).
+  public func readState() throws(ScriptError) -> LuaValue {
+    do {
+      return try engine.committed.read()
+    } catch {
+      var failure = error.scriptError
+      failure.chunk = path
+      throw failure
+    }
+  }
 
   /// Every view id of the screen, sorted.
   public var ids: [String] { viewsByID.keys.sorted() }

@@ -139,4 +139,42 @@ struct CrossingLimitTests {
     #expect(malformed?.description.contains("column") == true)
     #expect(try LuaValue(json: Data(#"{"a": [1, {"b": null}], "c": "d"}"#.utf8)) == ["a": [1, .table(LuaTable())], "c": "d"])
   }
+
+  @Test("a script's `__readonly` metatable field is followed one hop at most: a loop or a chain of them reads as plain data")
+  func readOnlyLoop() throws {
+    // Before: the reader followed `__readonly` at the same depth and before the cycle check, so
+    // a table whose `__readonly` is itself recursed until the C stack overflowed.
+    let runtime = try LuaRuntime()
+    let loop = try runtime.evaluate("local t = { a = 1 } setmetatable(t, { __readonly = t }) return t")
+    #expect(loop == [["a": 1]])
+    let chain = try runtime.evaluate("""
+      local a, b, c = { x = 1 }, { y = 2 }, { z = 3 }
+      setmetatable(a, { __readonly = b }) setmetatable(b, { __readonly = c }) setmetatable(c, { __readonly = a })
+      return a
+      """)
+    #expect(chain == [["y": 2]])
+  }
+
+  @Test("a call's deadline ends with the call: a big push after it is not refused for time")
+  func staleDeadline() throws {
+    // Before: the outermost call left its deadline behind, so every push or read of 4,096+
+    // values made after it, outside any call, failed once that deadline had passed.
+    var limits = LuaRuntime.Limits()
+    limits.timeLimit = .microseconds(1)
+    let runtime = try LuaRuntime(configuration: .init(limits: limits))
+    _ = try runtime.evaluate("return 1")
+    let list = LuaValue.table(LuaTable(sequence: (0..<5_000).map { LuaValue.integer(Int64($0)) }))
+    let pushed = try runtime.makeValue(list, path: "value")
+    #expect(try pushed.value(path: "value") == list)
+  }
+
+  @Test("a Lua table with two keys that are one text to Swift is refused, not collapsed")
+  func canonicalKeys() throws {
+    let runtime = try LuaRuntime()
+    let error = #expect(throws: ScriptError.self) {
+      try runtime.evaluate(#"return { cart = { ["\u{E9}"] = 1, ["e\u{301}"] = 2 } }"#)
+    }
+    #expect(error?.message.hasPrefix("result #1.cart.") == true, "\(String(describing: error))")
+    #expect(error?.message.contains("two keys of this table read as the same text") == true)
+  }
 }

@@ -141,4 +141,18 @@ struct AtomicityTests {
     #expect(fresh.state["ticks"] == 2)
     #expect(fresh.actionLog == [["type": "tick"], ["type": "tick"]])
   }
+
+  @Test("a state Swift cannot read without merging two keys is reported, and a reload refuses rather than lose one")
+  func keysThatSwiftWouldMerge() throws {
+    // Before: the state read as `nil` in reports and a reload silently kept one of the keys.
+    let screen = try LuaScreen(path: screenFixture("unicode_keys.lua"))
+    #expect(screen.root.renderTree().text.contains("1,2"))
+    let read = #expect(throws: ScriptError.self) { try screen.readState() }
+    #expect(read?.chunk?.hasSuffix("unicode_keys.lua") == true)
+    #expect(read?.message.hasPrefix("state.cart.") == true)
+    #expect(read?.message.contains("same text") == true)
+    #expect(throws: ScriptError.self) { try screen.reloaded() }
+    #expect(!screen.isClosed)
+    #expect(screen.root.renderTree().text.contains("1,2"))
+  }
 }

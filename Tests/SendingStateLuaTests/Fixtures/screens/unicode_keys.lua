@@ -1,5 +1,5 @@
--- Two keys that are different bytes in Lua ("\u{E9}" and "e\u{301}") but one canonical string in
--- Swift: a hot reload keeps only one of them.
+-- Two keys that differ as bytes (and so in Lua) but are one text to Swift: "é" as one
+-- scalar and as "e" + a combining accent.
 return {
   state = { cart = { ["\u{E9}"] = 1, ["e\u{301}"] = 2 } },
   layout = function(ui) return ui.label { id = "n" } end,
@@ -7,5 +7,3 @@ return {
     view.n.text = (state.cart["\u{E9}"] or 0) .. "," .. (state.cart["e\u{301}"] or 0)
   end,
 }
-
-
