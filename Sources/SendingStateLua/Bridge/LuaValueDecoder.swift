@@ -252,9 +252,10 @@ struct LuaUnkeyedDecoding: UnkeyedDecodingContainer {
 
 extension LuaValue: Codable {
   /// Decodes any JSON-like value (objects, arrays, strings, numbers, booleans, null).
+  ///
+  /// For JSON text use ``init(json:root:limits:)``: it applies the host's limits and reads in
+  /// one linear pass, where this conformance tries each type in turn at every value.
   public init(from decoder: any Decoder) throws {
-    let limits = decoder.userInfo[LuaJSONLimits.key] as? LuaJSONLimits
-    try limits?.visit(decoder.codingPath)
     if let single = try? decoder.singleValueContainer() {
       if single.decodeNil() {
         self = .nil
@@ -270,7 +271,7 @@ extension LuaValue: Codable {
       }
       if let number = try? single.decode(Double.self) {
         guard number.isFinite else {
-          throw LuaBridgeError(path: LuaJSONLimits.path(decoder.codingPath, root: limits?.root), problem: LuaStack.nonFinite(number))
+          throw LuaBridgeError(path: Self.path(decoder.codingPath), problem: LuaStack.nonFinite(number))
         }
         self = .number(number)
         return
@@ -280,8 +281,7 @@ extension LuaValue: Codable {
         return
       }
     }
-    // Containers: nested errors (a depth limit, say) propagate instead of being tried away.
-    try limits?.enterTable(decoder.codingPath)
+    // Containers.
     if var list = try? decoder.unkeyedContainer() {
       var sequence: [LuaValue] = []
       while !list.isAtEnd {
@@ -297,6 +297,16 @@ extension LuaValue: Codable {
       if value != .nil { fields[key.stringValue] = value }
     }
     self = .table(LuaTable(fields: fields))
+  }
+
+  /// A coding path as a script author reads it: `value.sections[2].units[1]` (1-based).
+  private static func path(_ codingPath: [any CodingKey]) -> LuaPath {
+    LuaPath(
+      root: "value",
+      components: codingPath.map { key in
+        if let index = key.intValue { return .index(index + 1) }
+        return .field(key.stringValue)
+      })
   }
 
   /// Encodes as JSON-like data: a list table as an array, a table with fields as an object.
