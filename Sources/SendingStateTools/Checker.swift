@@ -80,7 +80,8 @@ public enum Checker {
         let runtime = try LuaRuntime(configuration: .init(scriptRoots: [folder.isEmpty ? "." : folder]))
         runtime.output = { _ in }  // a dry run: what the script prints is not a problem
         let chunk = try runtime.loadFile(path)  // syntax
-        let source = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        // (loadFile has checked it is readable UTF-8.)
+        let source = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
         guard looksLikeScreen(runtime: runtime, chunk: chunk, source: source) else { continue }
         let screen = try LuaScreen(path: path, options: LuaScreen.Options(output: { _ in }))
         problems += screen.warnings.map { Problem(path: path, message: "warning: \($0)") }

@@ -236,8 +236,36 @@ func hasNonFinite(_ value: LuaValue) -> Bool {
   }
 }
 
-/// A short description for failure messages.
+/// A short description for failure messages: stops writing at `limit` bytes, so a huge value
+/// (a generated one with repeated subtrees is exponential when described in full) costs no more
+/// than a small one.
 func brief(_ value: LuaValue, limit: Int = 300) -> String {
-  let text = "\(value)"
-  return text.count > limit ? String(text.prefix(limit)) + "…" : text
+  var text = ""
+  func write(_ value: LuaValue) {
+    guard text.utf8.count < limit else { return }
+    switch value {
+    case .table(let table):
+      text += "{"
+      for element in table.sequence {
+        write(element)
+        text += ", "
+        guard text.utf8.count < limit else { return }
+      }
+      for (key, element) in table.fields {
+        text += "\(key) = "
+        write(element)
+        text += ", "
+        guard text.utf8.count < limit else { return }
+      }
+      text += "}"
+    case .string(let string): text += "\"\(string.prefix(limit))\""
+    case .integer(let integer): text += "\(integer)"
+    case .number(let number): text += "\(number)"
+    case .boolean(let flag): text += "\(flag)"
+    case .nil: text += "nil"
+    case .opaque(let name): text += "<\(name)>"
+    }
+  }
+  write(value)
+  return text.utf8.count > limit ? String(text.prefix(limit)) + "…" : text
 }

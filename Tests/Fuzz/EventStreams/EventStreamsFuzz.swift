@@ -309,7 +309,8 @@ enum Example: String, CaseIterable {
     for _ in 0...input.below(3) {
       guard case .table(var table) = state else { break }
       let keys = table.fields.keys.sorted()
-      switch input.byte() % 5 {
+      // With every field removed, only a stray field can be added.
+      switch keys.isEmpty ? 1 : input.byte() % 5 {
       case 0: table.fields[input.pick(keys)] = nil
       case 1: table.fields[input.string(maxLength: 4)] = fuzzScalar(&input)
       case 2: table.fields[input.pick(keys)] = fuzzScalar(&input)

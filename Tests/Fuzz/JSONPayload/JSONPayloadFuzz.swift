@@ -73,10 +73,6 @@ func checkValue(_ text: Data, limits: LuaRuntime.Limits) -> LuaValue? {
   // Into Lua and back.
   let runtime = sharedRuntime
   runtime.limits = limits
-  // NB: no scripts run in this runtime, so it never has a time limit: the deadline a call
-  // leaves behind refuses large pushes later, even after the limit is switched off (value_bridge
-  // findings/stale-deadline.bin).
-  runtime.limits.timeLimit = nil
   let reference: LuaRef
   do {
     reference = try runtime.makeValue(value, path: "body")

@@ -24,19 +24,14 @@ public func valueBridgeFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
   limits.maxNodes = input.pick([1, 10, 100, 1_000, 5_000, 20_000])
   limits.memoryLimit = input.pick([nil, nil, nil, 512 << 10, 16 << 20])
   limits.instructionBudget = 300_000
-  // NB: the deadline a call leaves behind refuses large pushes made after it, outside any call
-  // (findings/stale-deadline.bin); the short limit that shows it is kept out of fuzzing runs
-  // until fixed, unless FUZZ_INCLUDE_KNOWN is set.
-  let shortLimit = input.below(4) == 0
-  limits.timeLimit = shortLimit && fuzzIncludeKnown ? .milliseconds(1) : .seconds(2)
+  // A short time limit sometimes: the deadline of one call must not refuse pushes made after it
+  // (was: findings/stale-deadline.bin, now a seed).
+  limits.timeLimit = input.below(4) == 0 ? .milliseconds(1) : .seconds(2)
   limits.maxStringBytes = 1 << 20
   let runtime: LuaRuntime
   do {
-    // NB: created without a time limit: the runtime's own setup is a call into Lua, and the
-    // deadline it would leave behind refuses large pushes a second later
-    // (findings/stale-deadline.bin).
-    var setup = LuaRuntime.Limits()
-    if !fuzzIncludeKnown { setup.timeLimit = nil }
+    // With the default limits: its setup is a call into Lua, whose deadline must not outlive it.
+    let setup = LuaRuntime.Limits()
     runtime = try LuaRuntime(configuration: .init(limits: setup))
   } catch {
     fuzzFail("a runtime with default limits cannot be created: \(error)")
@@ -184,9 +179,9 @@ enum LuaProgram {
       case 4: lines.append("for _ = 1, \(input.pick([10, 63, 64, 65, 200])) do r[\(i)] = { a = r[\(i)] } end")
       case 5: lines.append("if type(r[\(i)]) == 'table' then for n = 1, \(input.pick([100, 5_000, 200_000])) do r[\(i)][n] = n end end")
       case 6:
-        // NB: `__readonly` loops crash the host (findings/readonly-metatable-cycle.bin); kept out
-        // of fuzzing runs until fixed, unless FUZZ_INCLUDE_KNOWN is set.
-        let field = input.pick(fuzzIncludeKnown ? ["__index", "__readonly", "__len", "__pairs", "__metatable"] : ["__index", "__len", "__pairs", "__metatable"])
+        // `__readonly` loops once overflowed the host's stack (was:
+        // findings/readonly-metatable-cycle.bin, now a seed).
+        let field = input.pick(["__index", "__readonly", "__len", "__pairs", "__metatable"])
         lines.append("if type(r[\(i)]) == 'table' then pcall(setmetatable, r[\(i)], { \(field) = r[\(j)] }) end")
       case 7: lines.append("r[\(i)] = r[\(j)]")
       case 8: lines.append(input.bool() ? "r[\(i)] = function() end" : "r[\(i)] = coroutine.create(function() end)")
