@@ -6,38 +6,17 @@
 #
 # Usage: scripts/library-suites.sh [path/to/sendingstate]
 #
-# Needs a deb-src entry for Debian's archive: when there is none and we are root, one is added
-# beside /etc/apt/sources.list.d/debian.sources (the same archive, Types: deb-src). Sources are
-# cached in .build/library-suites, so later runs need no network.
+# Sources come through scripts/debian-source.sh (which needs a deb-src entry) and are cached in
+# .build/library-suites, so later runs need no network.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 binary="$(cd "$(dirname "${1:-$(swift build --show-bin-path)/sendingstate}")" && pwd)/sendingstate"
 cache="$root/.build/library-suites"
 packages=(lua-luassert lua-say lua-mediator)
-mkdir -p "$cache"
 
-fetch() {
-  local package="$1"
-  if ls "$cache/$package"_*.orig.tar.gz >/dev/null 2>&1; then return 0; fi
-  if ! apt-get source --tar-only --print-uris "$package" 2>/dev/null | grep -q "orig.tar"; then
-    if [ "$(id -u)" -ne 0 ]; then
-      echo "library-suites: no deb-src entry for $package; add one (Types: deb-src) and run apt-get update" >&2
-      return 1
-    fi
-    if [ -f /etc/apt/sources.list.d/debian.sources ] && [ ! -f /etc/apt/sources.list.d/sendingstate-src.sources ]; then
-      sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > /etc/apt/sources.list.d/sendingstate-src.sources
-    fi
-    apt-get update -qq
-  fi
-  local attempt
-  for attempt in 1 2 3; do
-    if (cd "$cache" && apt-get source --tar-only -qq "$package" >/dev/null 2>&1); then return 0; fi
-    sleep "$attempt"
-  done
-  echo "library-suites: could not fetch the source of $package" >&2
-  return 1
-}
+# shellcheck source=scripts/debian-source.sh
+source scripts/debian-source.sh
 
 # The passed count of each runner's closing line.
 busted_passed() { sed -n 's/^\([0-9]*\) success.*/\1/p' | tail -1; }
@@ -45,7 +24,7 @@ ours_passed() { sed -n 's/^\([0-9]*\) passed, .*/\1/p' | tail -1; }
 
 status=0
 for package in "${packages[@]}"; do
-  fetch "$package"
+  debian_source "$package" "$cache"
   work="$(mktemp -d)"
   tar -xzf "$cache/$package"_*.orig.tar.gz -C "$work"
   library="$(find "$work" -mindepth 1 -maxdepth 1 -type d | head -1)"

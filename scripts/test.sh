@@ -46,3 +46,6 @@ scripts/browser-test.sh
 # A short fuzzing smoke (about a minute and a half): the fuzz targets replay their seeds and
 # fuzz a few seconds each; a crash, leak or broken invariant fails it.
 scripts/fuzz.sh --smoke
+
+# The suite again, against Debian's Lua source built with API checks on (LUA_USE_APICHECK).
+scripts/apicheck.sh
