@@ -11,7 +11,7 @@ set -euo pipefail
 # Lua and its tools (the interpreter, busted, luassert, luacheck); libcurl for fetches; cairo,
 # pango and DejaVu Sans for screen pictures (run --png/--svg, the preview's layout); callers add
 # their own (scripts/browser-test.sh adds chromium and chromium-driver).
-packages=(liblua5.4-dev libcurl4-openssl-dev pkg-config lua5.4 lua-busted lua-luassert lua-check libcairo2-dev libpango1.0-dev
+packages=(liblua5.4-dev libcurl4-openssl-dev pkg-config binutils lua5.4 lua-busted lua-luassert lua-check libcairo2-dev libpango1.0-dev
   fonts-dejavu-core "$@")
 
 missing=()
