@@ -42,4 +42,7 @@ LUA_PATH_5_4="$(lua5.4 -e 'io.write(package.path)')"
 LUA_CPATH_5_4="$(lua5.4 -e 'io.write(package.cpath)')"
 export LUA_PATH_5_4 LUA_CPATH_5_4
 echo "apicheck: running the suite against $library (LUA_USE_APICHECK)"
+# The soak test runs 100,000 events per example in the plain run; 10,000 here, where every
+# call is checked and slower.
+export SOAK_EVENTS="${SOAK_EVENTS:-10000}"
 LD_LIBRARY_PATH="$PWD/$work/lib" swift test --skip-build "$@"
