@@ -586,6 +586,10 @@ local function checkEffects()
   if not handler.effects then
     error(where() .. "effects (store:after, store:fetch) are available to screens only", 0)
   end
+  if #event.effects >= (event.effectRoom or 0) then
+    error(where() .. "more than " .. limits.maxPendingEffects .. " effects running at once (store:after, store:fetch);"
+      .. " start fewer, or raise maxPendingEffects", 0)
+  end
 end
 
 function storeMethods.after(self, seconds, action)
@@ -770,12 +774,14 @@ local function begin()
   working = committed
 end
 
--- Runs one event. `sync`: values users changed (vid, key, value, …). kind: "ui" (vid, key,
+-- Runs one event. `sync`: values users changed (vid, key, value, …); `room`: how many more
+-- effects may start (maxPendingEffects less those running). kind: "ui" (vid, key,
 -- token, gesturePhase), "action" (value), "effect" (list of actions), "scroll" (list vid, first).
-function E.send(sync, kind, a, b, c, d)
+function E.send(sync, room, kind, a, b, c, d)
   if phase == "closed" then error(messages.closed, 0) end
   E.sync(sync)
   begin()
+  event.effectRoom = room
   handler = screen.handler
   if kind == "ui" then
     local rec = views[a]

@@ -100,8 +100,10 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   @discardableResult
   func send(_ event: Event) throws -> Outcome {
     guard !isClosed else { throw ScriptError(kind: .runtime, message: "the screen is closed") }
+    let room = max(0, runtime.limits.maxPendingEffects - effects.count)
     return try run("send", context: nil) { stack throws(LuaBridgeError) in
       try pushSync(on: stack)
+      stack.push(Int64(clamping: room))
       switch event {
       case .ui(let ui):
         stack.push("ui")
@@ -109,20 +111,20 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
         stack.push(Int64(ui.key))
         if let token = ui.token { stack.push(token) } else { stack.pushNil() }
         if let phase = ui.phase { stack.push(phase) } else { stack.pushNil() }
-        return 6
+        return 7
       case .action(let action):
         stack.push("action")
         try stack.push(action, path: LuaPath(root: "action"))
-        return 3
+        return 4
       case .effect(let actions):
         stack.push("effect")
         try stack.push(.table(LuaTable(sequence: actions)), path: LuaPath(root: "effect result"))
-        return 3
+        return 4
       case .scroll(let list, let first):
         stack.push("scroll")
         stack.push(Int64(vids[ObjectIdentifier(list)] ?? 0))
         stack.push(Int64(first + 1))
-        return 4
+        return 5
       }
     }
   }

@@ -42,6 +42,7 @@ final class ScreenKernel {
       "maxRegistrations": .integer(Int64(clamping: limits.maxRegistrations)),
       "maxActions": .integer(Int64(clamping: limits.maxActionsPerEvent)),
       "maxEffectDelay": .number(Double(limits.maxEffectDelay.components.seconds)),
+      "maxPendingEffects": .integer(Int64(clamping: limits.maxPendingEffects)),
     ])
     let prims = try runtime.makeValue(.table(LuaTable()))
     prims.setField("where", to: whereFunction)

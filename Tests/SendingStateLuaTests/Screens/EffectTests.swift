@@ -68,6 +68,24 @@ struct EffectTests {
     #expect(screen.pendingEffects == 0)
   }
 
+  @Test("at most maxPendingEffects effects run at once: one more fails at its line and starts nothing")
+  func pendingEffectsLimit() throws {
+    var limits = LuaRuntime.Limits()
+    limits.maxPendingEffects = 5
+    let screen = try LuaScreen(path: screenFixture("effects.lua"), options: .init(limits: limits))
+    let tooMany = #expect(throws: ScriptError.self) { try screen.perform(action: ["type": "many", "count": 6]) }
+    #expect(tooMany?.line == 27)
+    #expect(tooMany?.message.contains("more than 5 effects running at once") == true)
+    #expect(screen.pendingEffects == 0)  // the event failed whole: none of the five started
+    try screen.perform(action: ["type": "many", "count": 3])
+    #expect(screen.pendingEffects == 3)
+    #expect(throws: ScriptError.self) { try screen.perform(action: ["type": "many", "count": 3]) }
+    try screen.perform(action: ["type": "many", "count": 2])
+    #expect(screen.pendingEffects == 5)
+    screen.close()
+    #expect(screen.pendingEffects == 0)
+  }
+
   @Test("closing a screen cancels its effects; results never touch it")
   func cancelledOnClose() async throws {
     let screen = try LuaScreen(path: screenFixture("effects.lua"))

@@ -23,6 +23,8 @@ return {
       error("result handler failed")                  -- line 23
     elseif action.type == "wait" then
       store:after(load("return " .. action.seconds)(), "tick")   -- line 25
+    elseif action.type == "many" then
+      for _ = 1, action.count do store:after(3000, "tick") end  -- line 27
     end
   end,
 }
