@@ -51,6 +51,7 @@
 ---@class SSTextfield: SSView
 ---@field text string The text.
 ---@field placeholder string The hint shown when empty.
+---@field secure boolean Whether typing is hidden (a password field); pictures and the preview mask the text.
 
 ---@class SSStack: SSView
 ---@field axis "vertical"|"horizontal" The layout axis.
@@ -79,6 +80,7 @@
 ---@field segments string[] The segment titles.
 ---@field selectedIndex integer The selected segment, 1-based (0: none).
 ---@field placeholder string The hint shown when empty.
+---@field secure boolean Whether typing is hidden (a password field); pictures and the preview mask the text.
 ---@field axis "vertical"|"horizontal" The layout axis.
 ---@field spacing number The gap between children.
 ---@field rows table[] The items; each visible row is configured with its item.
@@ -175,6 +177,7 @@
 ---@field enabled boolean? Whether the view takes interaction.
 ---@field text string? The text.
 ---@field placeholder string? The hint shown when empty.
+---@field secure boolean? Whether typing is hidden (a password field); pictures and the preview mask the text.
 ---@field [integer] SSView
 
 ---The argument of `ui.stack { … }`: properties, and child views as array items.

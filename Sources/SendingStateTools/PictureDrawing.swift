@@ -95,7 +95,9 @@ public enum PictureDrawing {
       drawSegments(item, frame, enabled: enabled, into: &commands)
     case "textfield":
       commands.append(.rect(frame, radius: PictureStyle.cornerRadius, fill: enabled ? PictureStyle.background : PictureStyle.quietFill, stroke: PictureStyle.border))
-      let content = string(item, "text")
+      let typed = string(item, "text")
+      // A secure field shows a dot per character, as phones do.
+      let content = flag(item, "secure") == true ? String(repeating: "\u{2022}", count: typed.count) : typed
       let box = inset(frame, by: 10)
       if content.isEmpty {
         text(string(item, "placeholder"), in: box, color: PictureStyle.secondaryInk, alignment: .leading)

@@ -151,6 +151,24 @@ struct PictureTests {
     #expect(drawn.contains(.beginGroup(opacity: 0.5)) && drawn.last == .endGroup)
   }
 
+  @Test("a secure text field draws a dot per character, never its text; a plain one draws its text")
+  func secureField() throws {
+    let fields = StackView(id: "root", axis: .vertical, spacing: 8)
+    let password = TextField(id: "password", text: "hunter2")
+    password.isSecure = true
+    fields.addSubview(password)
+    fields.addSubview(TextField(id: "name", text: "Ada"))
+    let drawn = PictureDrawing.commands(for: ScreenPicture(fields.renderTree()))
+    let texts = drawn.compactMap { command -> String? in
+      if case .text(let string, _, _, _, _, _) = command { return string }
+      return nil
+    }
+    #expect(texts.contains(String(repeating: "\u{2022}", count: 7)))
+    #expect(texts.contains("Ada"))
+    #expect(!texts.contains { $0.contains("hunter") })
+    #expect(fields.renderTree().text.contains("secure=true"))
+  }
+
   @Test("the PNG is compressed, twice the screen's size, and shows the screen (checked by Python's zlib)")
   func png() async throws {
     let picture = ScreenPicture(counterTree(minusEnabled: true))

@@ -186,6 +186,12 @@ def tasks_type_add_and_toggle(driver):
         assert rows[0].find_element(By.CSS_SELECTOR, '[data-id="done"] input').is_selected()
         assert "row tasks 1 set done on" in driver.find_element(By.ID, "log").text
         shot(driver, "tasks.png")
+        # A secure field is a password input: the browser masks what is typed.
+        assert view(driver, '[data-id="draft"] input').get_attribute("type") == "text"
+        edit(preview.screen, 'placeholder = "What needs doing?" }', 'placeholder = "What needs doing?", secure = true }')
+        until(driver, lambda: view(driver, '[data-id="draft"] input').get_attribute("type") == "password", "a password field")
+        view(driver, '[data-id="draft"] input').send_keys("secret")
+        until(driver, lambda: state(driver)["draft"] == "secret", "typing into the secure field")
     finally:
         preview.stop()
 

@@ -10,6 +10,9 @@ open class TextField: Control {
   public var text: String
   /// The hint shown when the text is empty.
   public var placeholder: String
+  /// Whether the field hides what is typed (a password field; UIKit's `isSecureTextEntry`).
+  /// The text itself is unchanged: pictures and the preview page mask it.
+  public var isSecure = false
   /// Whether the field is being edited.
   public internal(set) var isEditing = false
 
@@ -23,8 +26,9 @@ open class TextField: Control {
   /// `"textfield"`.
   open override var kind: String { "textfield" }
 
-  /// `text`, `placeholder`, then `enabled`, `selected`.
+  /// `text`, `placeholder`, `secure` (only when on), then `enabled`, `selected`.
   open override var renderProperties: [RenderProperty] {
-    [.init("text", .string(text)), .init("placeholder", .string(placeholder))] + super.renderProperties
+    [.init("text", .string(text)), .init("placeholder", .string(placeholder))]
+      + (isSecure ? [.init("secure", .bool(true))] : []) + super.renderProperties
   }
 }

@@ -152,6 +152,10 @@ enum ViewRegistry {
           "placeholder", "string", "The hint shown when empty.", check: .string,
           get: { .string(typed($0, TextField.self).placeholder) },
           set: { typed($0, TextField.self).placeholder = string($1) }),
+        ViewProperty(
+          "secure", "boolean", "Whether typing is hidden (a password field); pictures and the preview mask the text.",
+          check: .boolean,
+          get: { .boolean(typed($0, TextField.self).isSecure) }, set: { typed($0, TextField.self).isSecure = flag($1) }),
       ]),
     kind("stack", make: { StackView() }, stackProperties),
     kind(

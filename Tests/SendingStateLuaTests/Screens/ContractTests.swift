@@ -39,6 +39,7 @@ struct ContractTests {
           stepper#stepper value=2 min=0 max=4 step=2 enabled=true selected=false
           segmented#segmented segments=["a","b"] selectedIndex=2 enabled=true selected=false
           textfield#textfield text="x" placeholder="type" enabled=true selected=false
+          textfield#password text="" placeholder="" secure=true enabled=true selected=false
           list#list rows=0 first=1 visible=0
         """)
   }

@@ -44,7 +44,7 @@ struct HTTPGetTests {
     let started = ContinuousClock.now
     #expect(await failure { try await HTTPGet.fetch(URL(string: server.url("/slowly"))!, maxBytes: 1 << 20, timeout: .milliseconds(300)) }
       == "the request did not complete within 0.3 s (the limit is fetchTimeout)")
-    #expect(ContinuousClock.now - started < .seconds(10))  // a bound, not a timing: the drip never ends
+    #expect(ContinuousClock.now - started < .seconds(60))  // a bound, not a timing: the drip never ends
   }
 
   @Test("cancelling the task stops the transfer")

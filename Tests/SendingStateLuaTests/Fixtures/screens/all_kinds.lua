@@ -12,6 +12,7 @@ return {
       ui.stepper { id = "stepper", min = 0, max = 4, step = 2, value = 2 },
       ui.segmented { id = "segmented", segments = { "a", "b" }, selectedIndex = 2 },
       ui.textfield { id = "textfield", placeholder = "type" },
+      ui.textfield { id = "password", secure = true },
       ui.list { id = "list", row = function(ui) return ui.label {} end },
     }
   end,
