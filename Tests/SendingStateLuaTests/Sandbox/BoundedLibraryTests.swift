@@ -200,6 +200,33 @@ struct BoundedLibraryTests {
     #expect(error?.line == 3)
   }
 
+  @Test("an error object's __tostring runs under the memory cap (the message handler used to lift it)")
+  func errorObjectToStringCapped() throws {
+    let runtime = try LuaRuntime(configuration: .init(limits: .init(memoryLimit: 4 << 20)))
+    // 100 MB if the cap were lifted: the error must be the cap's, at the __tostring's line.
+    let error = #expect(throws: ScriptError.self) {
+      try runtime.evaluate("""
+        local grow = function()
+          local t = {}
+          for i = 1, 100000 do t[i] = ('x'):rep(1000) .. i end
+          return "never"
+        end
+        error(setmetatable({}, { __tostring = grow }))
+        """, chunkName: "tostring.lua")
+    }
+    #expect(error?.kind == .memory)
+    #expect(error?.chunk == "tostring.lua", "\(String(describing: error?.fullDescription))")
+    #expect(error?.line == 3)
+    #expect(runtime.memoryUsed < 4 << 20)
+    // An error object whose __tostring stays small is still described, and the next call works.
+    let small = #expect(throws: ScriptError.self) {
+      try runtime.evaluate("error(setmetatable({}, { __tostring = function() return 'custom' end }))", chunkName: "small.lua")
+    }
+    #expect(small?.kind == .runtime)
+    #expect(small?.message.contains("custom") == true)
+    #expect(try runtime.evaluate("return 1 + 1") == [2])
+  }
+
   @Test("strings longer than the limit are memory errors naming the line")
   func stringLimit() throws {
     var limits = LuaRuntime.Limits()
