@@ -139,7 +139,8 @@ static int resumable (lua_State *L, lua_State *co) {
 
 /*
 ** coroutine.resume: the resumed thread is what runs now (for the position of
-** a memory error) and gets the episode's hook before it runs.
+** a memory error) and gets the episode's hook before it runs. A limit that
+** runs out inside it is raised in the resumer, not returned.
 */
 static int safe_resume (lua_State *L) {
   lua_State *co = lua_tothread(L, 1);
@@ -174,6 +175,17 @@ static int safe_resume (lua_State *L) {
     lua_pushboolean(L, 1);
     lua_xmove(co, L, nres);
     return nres + 1;
+  }
+  if (h->tripped != SSLUA_TRIP_NONE && status != LUA_ERRMEM) {
+    /* A limit ran out inside the coroutine: it is the episode's, not the
+    ** coroutine's, so it is not resume's to swallow. The resumer's next
+    ** instruction raises again (as after a pcall), and the error goes on now,
+    ** naming the coroutine's line. */
+    lua_xmove(co, L, 1);
+    lua_resetthread(co);
+    lua_settop(co, 0);
+    sslua_trip(L, h, h->tripped);
+    return lua_error(L);
   }
   lua_pushboolean(L, 0);
   lua_xmove(co, L, 1);  /* the error */

@@ -26,25 +26,30 @@
 ** running thread. Lua raises memory errors without calling the message
 ** handler, so this is the only moment the position is known. Reading the
 ** call stack here is safe: 5.4.4 allocates a new stack before it moves the
-** old one, and lua_getinfo("Sl") does not allocate.
+** old one, and lua_getinfo("Sl") does not allocate. A refusal outside any
+** script frame keeps the position noted before: Lua refuses quietly too (a
+** stack shrinking after an error has unwound), and that must not erase where
+** the error itself happened.
 */
 static void note_refusal (Host *h) {
   lua_State *T = h->running;
   lua_Debug ar;
+  char where[SSLUA_WHERE_SIZE];
   size_t used = 0;
   int level, frames = 0;
-  h->memwhere[0] = '\0';
   if (T == NULL) return;
+  where[0] = '\0';
   for (level = 0; frames < 6 && lua_getstack(T, level, &ar); level++) {
     if (!lua_getinfo(T, "Sl", &ar) || ar.currentline <= 0 || ar.source[0] == '=')
       continue;
-    int n = snprintf(h->memwhere + used, sizeof h->memwhere - used,
+    int n = snprintf(where + used, sizeof where - used,
                      frames == 0 ? "%s:%d:" : "\n\t%s:%d:", ar.short_src,
                      ar.currentline);
-    if (n < 0 || (size_t)n >= sizeof h->memwhere - used) break;
+    if (n < 0 || (size_t)n >= sizeof where - used) break;
     used += (size_t)n;
     frames++;
   }
+  if (frames > 0) memcpy(h->memwhere, where, used + 1);
 }
 
 static void *counting_alloc (void *ud, void *ptr, size_t osize, size_t nsize) {
@@ -148,10 +153,18 @@ size_t sslua_max_string (lua_State *L) { return gethost(L)->max_string; }
 static int msghandler (lua_State *L) {
   Host *h = gethost(L);
   int saved_enforce = h->enforce;
+  int has_tostring;
+  const char *msg;
   h->enforce = 0;  /* the report must not fail for want of memory */
-  const char *msg = lua_tostring(L, 1);
+  msg = lua_tostring(L, 1);
   if (msg == NULL) {
-    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+    /* An error object's __tostring is script code: it runs under the cap like
+    ** any other (a memory error there ends the call as a memory error, and
+    ** the cap is the caller's again while the error unwinds). */
+    h->enforce = saved_enforce;
+    has_tostring = luaL_callmeta(L, 1, "__tostring");
+    h->enforce = 0;
+    if (has_tostring && lua_type(L, -1) == LUA_TSTRING)
       msg = lua_tostring(L, -1);
     else
       msg = lua_pushfstring(L, "(error object is a %s value)",

@@ -13,6 +13,9 @@ import Foundation
 /// - `print`, which writes to ``LuaRuntime/output``;
 /// - `require`, which finds Lua modules only under the runtime's script roots.
 ///
+/// Read-only objects (a metatable with `__readonly`: frozen state, views) keep their data to
+/// themselves: `pairs` never hands it out and `rawset` refuses them.
+///
 /// Everything that could run past the limits is bounded: `setmetatable` refuses `__gc` (Lua runs
 /// finalizers with hooks off, so one could loop for ever, even at close), `xpcall`'s message
 /// handler stops at a limit, and the functions that loop in C (the pattern functions,
@@ -85,6 +88,27 @@ enum LuaSandbox {
     stringMeta.__index = copy(stringLib)
     stringMeta.__metatable = false
 
+    -- Read-only objects (frozen state, views: their metatable names their data in `__readonly`)
+    -- keep that data to themselves: `pairs` does not hand it out as the iterator's state (a
+    -- script could write it, around the schema, the commit and every check), and `rawset` does
+    -- not write around their `__newindex` (a forged field would shadow the committed value).
+    local dgetmetatable, realrawset, rawget, realpairs = G.debug.getmetatable, G.rawset, G.rawget, G.pairs
+    local function isReadOnly(value)
+      local meta = dgetmetatable(value)
+      return type(meta) == "table" and rawget(meta, "__readonly") ~= nil
+    end
+    local function safePairs(t)
+      local step, data, first = realpairs(t)
+      if G.rawequal(data, t) or not isReadOnly(t) then return step, data, first end
+      return function(_, key) return step(data, key) end, t, first
+    end
+    local function safeRawset(t, key, value)
+      if isReadOnly(t) then
+        error(violation .. "rawset cannot write a read-only value (state and views change through the store)", 2)
+      end
+      return realrawset(t, key, value)
+    end
+
     -- coroutine.wrap: like Lua's, but an error that already says where it happened (inside
     -- the coroutine) is not prefixed with the caller's position a second time.
     local function wrap(f)
@@ -103,6 +127,7 @@ enum LuaSandbox {
       for i = 1, #baseNames do env[baseNames[i]] = G[baseNames[i]] end
       env._VERSION = G._VERSION
       env.setmetatable, env.xpcall = bounded.setmetatable, bounded.xpcall
+      env.pairs, env.rawset = safePairs, safeRawset
       env.string = guarded(copy(stringLib), forbiddenString, "string.")
       env.table = copy(tableLib)
       env.math = copy(G.math)

@@ -200,6 +200,66 @@ struct BoundedLibraryTests {
     #expect(error?.line == 3)
   }
 
+  @Test("a limit that runs out inside a coroutine is raised in the resumer, naming the coroutine's line")
+  func limitInResumedCoroutine() throws {
+    var limits = LuaRuntime.Limits()
+    limits.instructionBudget = 1_000_000
+    limits.timeLimit = nil
+    let runtime = try LuaRuntime(configuration: .init(limits: limits))
+    // resume used to return false and the message, and a resumer that ended within the hook's
+    // step (a thousand instructions) finished the episode as if nothing had happened.
+    let error = #expect(throws: ScriptError.self) {
+      try runtime.evaluate("""
+        local co = coroutine.create(function()
+          while true do end
+        end)
+        local ok = coroutine.resume(co)
+        return ok
+        """, chunkName: "resume.lua")
+    }
+    #expect(error?.kind == .budgetExceeded)
+    #expect(error?.chunk == "resume.lua")
+    #expect(error?.line == 2)
+    // A pcall around the resume catches it, but the next instruction raises again.
+    let caught = #expect(throws: ScriptError.self) {
+      try runtime.evaluate("""
+        local co = coroutine.create(function() while true do end end)
+        local ok = pcall(coroutine.resume, co)
+        return ok
+        """, chunkName: "caught.lua")
+    }
+    #expect(caught?.kind == .budgetExceeded)
+    // Ordinary errors inside a coroutine are still returned by resume.
+    #expect(try runtime.evaluate("return coroutine.resume(coroutine.create(function() error('x', 0) end))") == [false, "x"])
+  }
+
+  @Test("an error object's __tostring runs under the memory cap (the message handler used to lift it)")
+  func errorObjectToStringCapped() throws {
+    let runtime = try LuaRuntime(configuration: .init(limits: .init(memoryLimit: 4 << 20)))
+    // 100 MB if the cap were lifted: the error must be the cap's, at the __tostring's line.
+    let error = #expect(throws: ScriptError.self) {
+      try runtime.evaluate("""
+        local grow = function()
+          local t = {}
+          for i = 1, 100000 do t[i] = ('x'):rep(1000) .. i end
+          return "never"
+        end
+        error(setmetatable({}, { __tostring = grow }))
+        """, chunkName: "tostring.lua")
+    }
+    #expect(error?.kind == .memory)
+    #expect(error?.chunk == "tostring.lua", "\(String(describing: error?.fullDescription))")
+    #expect(error?.line == 3)
+    #expect(runtime.memoryUsed < 4 << 20)
+    // An error object whose __tostring stays small is still described, and the next call works.
+    let small = #expect(throws: ScriptError.self) {
+      try runtime.evaluate("error(setmetatable({}, { __tostring = function() return 'custom' end }))", chunkName: "small.lua")
+    }
+    #expect(small?.kind == .runtime)
+    #expect(small?.message.contains("custom") == true)
+    #expect(try runtime.evaluate("return 1 + 1") == [2])
+  }
+
   @Test("strings longer than the limit are memory errors naming the line")
   func stringLimit() throws {
     var limits = LuaRuntime.Limits()

@@ -32,6 +32,39 @@ struct LuaSandboxTests {
     #expect(error.line != nil)
   }
 
+  @Test("read-only objects keep their data: pairs does not hand it out, rawset refuses them")
+  func readOnlyData() throws {
+    let runtime = try sandboxed().runtime
+    // A read-only object as the engine makes them: an empty proxy whose metatable names its data.
+    let object = """
+      local data = { a = 1, b = 2 }
+      local ro = setmetatable({}, {
+        __index = data, __newindex = function() error("read-only", 2) end,
+        __pairs = function() return next, data, nil end, __readonly = data, __metatable = false,
+      })
+      """
+    #expect(
+      try runtime.evaluate(object + """
+        local step, handed = pairs(ro)
+        local sum = 0
+        for key, value in pairs(ro) do sum = sum + value end
+        return rawequal(handed, data), rawequal(handed, ro), sum
+        """) == [false, true, 3])
+    let write = #expect(throws: ScriptError.self) {
+      try runtime.evaluate(object + "\nrawset(ro, 'a', 777)", chunkName: "ro.lua")
+    }
+    #expect(write?.kind == .sandboxViolation)
+    #expect(write?.line == 6)
+    // Plain tables and objects without __readonly are as before.
+    #expect(
+      try runtime.evaluate("""
+        local t = setmetatable({}, { __pairs = function(t) return next, { x = 1 }, nil end })
+        local _, s = pairs(t)
+        rawset(t, 'y', 2)
+        return s.x, rawget(t, 'y')
+        """) == [1, 2])
+  }
+
   @Test("string methods have no dump either")
   func stringMethodDump() throws {
     let error = try #require(try sandboxed().failure("sandbox_string_method_dump.lua"))

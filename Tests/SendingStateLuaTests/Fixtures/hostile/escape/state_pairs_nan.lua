@@ -1,0 +1,32 @@
+-- hostile: a NaN written through the raw data pairs() hands out makes the state unreadable to the host
+-- trigger: tap b
+-- expect: contained
+-- state: {"ok":0}
+return {
+  state = { ok = 0 },
+  schema = { ok = "integer", x = "number?" },
+  layout = function(ui)
+    return ui.stack { id = "root",
+      ui.label { id = "status" },
+      ui.button { id = "b", title = "b" },
+      ui.button { id = "ok", title = "ok" },
+    }
+  end,
+  configure = function(view, state)
+    view.status.text = "ok " .. state.ok
+  end,
+  events = function(view, on)
+    on(view.b, "touchUpInside", function(state, sender)
+      local _, raw = pairs(state)
+      raw.x = 0 / 0
+      return nil
+    end)
+    on(view.ok, "touchUpInside", function() return "ok" end)
+  end,
+  handle = function(action, store)
+    if action.type == "ok" then
+      store:update(function(s) s.ok = s.ok + 1 end)
+      return
+    end
+  end,
+}

@@ -1,0 +1,31 @@
+-- hostile: configure reaches the cap while the screen loads
+-- trigger: load
+-- expect: memory
+-- limits: time=none budget=none
+return {
+  state = { ok = 0 },
+  layout = function(ui)
+    return ui.stack { id = "root",
+      ui.label { id = "status" },
+      ui.button { id = "b", title = "b" },
+      ui.button { id = "ok", title = "ok" },
+    }
+  end,
+  configure = function(view, state)
+    view.status.text = "ok " .. state.ok
+    local t = {}
+    while true do t[#t + 1] = string.rep("x", 1000) .. #t end --@
+  end,
+  events = function(view, on)
+    on(view.b, "touchUpInside", function(state, sender)
+      return "go"
+    end)
+    on(view.ok, "touchUpInside", function() return "ok" end)
+  end,
+  handle = function(action, store)
+    if action.type == "ok" then
+      store:update(function(s) s.ok = s.ok + 1 end)
+      return
+    end
+  end,
+}

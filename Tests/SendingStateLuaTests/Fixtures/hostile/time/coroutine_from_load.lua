@@ -1,0 +1,34 @@
+-- hostile: a coroutine made while loading, resumed by an event into an endless loop
+-- trigger: tap b
+-- expect: budget exceeded
+-- limits: time=none
+local co = coroutine.create(function()
+  coroutine.yield()
+  while true do end --@
+end)
+coroutine.resume(co)
+return {
+  state = { ok = 0 },
+  layout = function(ui)
+    return ui.stack { id = "root",
+      ui.label { id = "status" },
+      ui.button { id = "b", title = "b" },
+      ui.button { id = "ok", title = "ok" },
+    }
+  end,
+  configure = function(view, state)
+    view.status.text = "ok " .. state.ok
+  end,
+  events = function(view, on)
+    on(view.b, "touchUpInside", function(state, sender)
+      coroutine.resume(co)
+    end)
+    on(view.ok, "touchUpInside", function() return "ok" end)
+  end,
+  handle = function(action, store)
+    if action.type == "ok" then
+      store:update(function(s) s.ok = s.ok + 1 end)
+      return
+    end
+  end,
+}

@@ -1,0 +1,29 @@
+-- hostile: an error object whose __tostring never returns (it runs in the message handler)
+-- trigger: tap b
+-- expect: budget exceeded
+-- limits: time=none
+return {
+  state = { ok = 0 },
+  layout = function(ui)
+    return ui.stack { id = "root",
+      ui.label { id = "status" },
+      ui.button { id = "b", title = "b" },
+      ui.button { id = "ok", title = "ok" },
+    }
+  end,
+  configure = function(view, state)
+    view.status.text = "ok " .. state.ok
+  end,
+  events = function(view, on)
+    on(view.b, "touchUpInside", function(state, sender)
+      error(setmetatable({}, { __tostring = function() while true do end end })) --@
+    end)
+    on(view.ok, "touchUpInside", function() return "ok" end)
+  end,
+  handle = function(action, store)
+    if action.type == "ok" then
+      store:update(function(s) s.ok = s.ok + 1 end)
+      return
+    end
+  end,
+}

@@ -1,0 +1,32 @@
+-- hostile: table.insert at the front of a proxy whose __len lies
+-- trigger: tap b
+-- expect: budget exceeded
+return {
+  state = { ok = 0 },
+  layout = function(ui)
+    return ui.stack { id = "root",
+      ui.label { id = "status" },
+      ui.button { id = "b", title = "b" },
+      ui.button { id = "ok", title = "ok" },
+    }
+  end,
+  configure = function(view, state)
+    view.status.text = "ok " .. state.ok
+  end,
+  events = function(view, on)
+    on(view.b, "touchUpInside", function(state, sender)
+      local proxy = setmetatable({}, {
+        __len = function() return math.maxinteger - 1 end,
+        __index = function() return 1 end, __newindex = function() end,
+      })
+      table.insert(proxy, 1, "x") --@
+    end)
+    on(view.ok, "touchUpInside", function() return "ok" end)
+  end,
+  handle = function(action, store)
+    if action.type == "ok" then
+      store:update(function(s) s.ok = s.ok + 1 end)
+      return
+    end
+  end,
+}

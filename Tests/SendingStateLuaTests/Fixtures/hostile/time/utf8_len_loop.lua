@@ -1,0 +1,30 @@
+-- hostile: utf8.len over a big string, again and again
+-- trigger: tap b
+-- expect: budget exceeded
+-- limits: time=none
+return {
+  state = { ok = 0 },
+  layout = function(ui)
+    return ui.stack { id = "root",
+      ui.label { id = "status" },
+      ui.button { id = "b", title = "b" },
+      ui.button { id = "ok", title = "ok" },
+    }
+  end,
+  configure = function(view, state)
+    view.status.text = "ok " .. state.ok
+  end,
+  events = function(view, on)
+    on(view.b, "touchUpInside", function(state, sender)
+      local s = string.rep("\u{e9}", 1000000)
+      while true do utf8.len(s) end --@
+    end)
+    on(view.ok, "touchUpInside", function() return "ok" end)
+  end,
+  handle = function(action, store)
+    if action.type == "ok" then
+      store:update(function(s) s.ok = s.ok + 1 end)
+      return
+    end
+  end,
+}
