@@ -39,7 +39,7 @@
 ---@field max number The highest value.
 
 ---@class SSStepper: SSView
----@field value number The value, kept within min…max.
+---@field value number The value, kept within min…max; an integer when min and step are whole numbers.
 ---@field min number The lowest value.
 ---@field max number The highest value.
 ---@field step number The amount one step moves the value.
@@ -153,7 +153,7 @@
 ---@field hidden boolean? Whether the view is hidden.
 ---@field alpha number? Opacity from 0 to 1.
 ---@field enabled boolean? Whether the view takes interaction.
----@field value number? The value, kept within min…max.
+---@field value number? The value, kept within min…max; an integer when min and step are whole numbers.
 ---@field min number? The lowest value.
 ---@field max number? The highest value.
 ---@field step number? The amount one step moves the value.

@@ -42,6 +42,7 @@ void sslua_arm_hook (lua_State *L, Host *h) {
 
 void sslua_reset_limits (lua_State *L, Host *h) {
   h->remaining = h->budget;
+  h->output = 0;
   h->tripped = SSLUA_TRIP_NONE;
   h->since_clock_units = 0;
   h->since_clock = 0;
@@ -223,4 +224,14 @@ int sslua_has_position (const char *msg) {
     if (q > p + 1 && q[0] == ':' && q[1] == ' ') return 1;
   }
   return 0;
+}
+
+void sslua_set_max_output (lua_State *L, long long bytes) {
+  sslua_gethost(L)->max_output = bytes < 0 ? 0 : bytes;
+}
+
+int sslua_charge_output (lua_State *L, size_t bytes) {
+  Host *h = sslua_gethost(L);
+  h->output += (long long)bytes;
+  return h->max_output == 0 || h->output <= h->max_output;
 }

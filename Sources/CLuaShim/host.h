@@ -50,6 +50,10 @@ typedef struct Host {
   long long last_hook_ns;   /* when the count hook last ran */
   int hook_step;            /* the count hook's current step */
 
+  /* What print and io.write may output per episode. */
+  long long max_output;   /* bytes per episode; 0 = unlimited */
+  long long output;       /* bytes written in this episode */
+
   int tripped;          /* SSLUA_TRIP_* once a limit ran out in this episode */
   int depth;            /* nesting of sslua_pcall */
   int episode;          /* > 0 while an explicit episode is open */

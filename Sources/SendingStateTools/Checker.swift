@@ -1,4 +1,5 @@
 import Foundation
+import SendingStateHeadless
 import SendingStateLua
 
 /// `sendingstate check`: compiles every script — specs included — and opens each screen in a
@@ -83,14 +84,33 @@ public enum Checker {
         // (loadFile has checked it is readable UTF-8.)
         let source = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
         guard looksLikeScreen(runtime: runtime, chunk: chunk, source: source) else { continue }
-        let screen = try LuaScreen(path: path, options: LuaScreen.Options(output: { _ in }))
-        problems += screen.warnings.map { Problem(path: path, message: "warning: \($0)") }
+        // A dry run: effects are refused (no timers, no network) and each event gets 0.2 s.
+        var limits = LuaRuntime.Limits()
+        limits.maxPendingEffects = 0
+        limits.timeLimit = .milliseconds(200)
+        let screen = try LuaScreen(path: path, options: LuaScreen.Options(limits: limits, output: { _ in }))
+        // Each enabled control's common events, once, so callbacks that return nothing are
+        // found; what they do is not judged (failures are the screen's own business here).
+        for id in screen.ids {
+          guard let control = try? screen.view(id) as? Control, control.isEnabled else { continue }
+          for event in ["touchUpInside", "valueChanged", "editingChanged"] { _ = try? screen.send(id, event) }
+        }
+        problems += screen.warnings.map { Problem(path: path, message: Self.warning($0, in: path)) }
         screen.close()
       } catch {
         problems.append(Problem(path: path, message: ToolError.from(error).description))
       }
     }
     return problems
+  }
+
+  /// `file:line: warning: …` for a warning that names a line of the script, `warning: …` else.
+  static func warning(_ warning: String, in path: String) -> String {
+    let rest = warning.dropFirst(path.count + 1)
+    if warning.hasPrefix(path + ":"), let colon = rest.firstIndex(of: ":"), Int(rest[..<colon]) != nil {
+      return "\(path):\(rest[..<colon]): warning:\(rest[rest.index(after: colon)...])"
+    }
+    return "warning: \(warning)"
   }
 
   /// Runs a chunk in a sandbox and tells whether it returned a screen table (`layout` and

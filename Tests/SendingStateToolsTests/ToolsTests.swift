@@ -72,5 +72,14 @@ struct ToolsTests {
     #expect(throws: ToolError.self) { try Checker.check(paths: ["no/such/folder"]) }
   }
 
+  @Test("check fires each control's events once, with effects refused, and warns of a callback that returns nothing")
+  func checkerDryRun() throws {
+    let problems = try Checker.check(paths: [toolFixture("silent_callback.lua")])
+    #expect(problems.map(\.description) == [
+      toolFixture("silent_callback.lua")
+        + ":8: warning: the callback for event 'valueChanged' on 'on' returned nothing, so the event did nothing; return an action (or false when that is meant)"
+    ])
+  }
+
 }
 

@@ -84,6 +84,10 @@ long long sslua_time_limit(struct lua_State *L);
 
 /* The longest string scripts may build, in bytes (0 = none). */
 void sslua_set_max_string(struct lua_State *L, size_t bytes);
+/* The most bytes print and io.write may output per episode (0: no cap). */
+void sslua_set_max_output(struct lua_State *L, long long bytes);
+/* Counts `bytes` of output in this episode; 0 once past the cap (never raises). */
+int sslua_charge_output(struct lua_State *L, size_t bytes);
 size_t sslua_max_string(struct lua_State *L);
 
 /*

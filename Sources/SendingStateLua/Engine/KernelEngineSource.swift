@@ -19,6 +19,17 @@ local type, next, pairs, ipairs, error, tostring, setmetatable, rawequal, rawget
 local mathtype, huge, floor = math.type, math.huge, math.floor
 local concat, sort = table.concat, table.sort
 local where = prims.where
+local getinfo = debug.getinfo
+
+-- "file:line: " of where the script function `fn` is defined: the place to blame for what the
+-- host does with a function's results after it has returned (no script frame is running then).
+local function definedAt(fn)
+  local info = type(fn) == "function" and getinfo(fn, "S") or nil
+  if info == nil or info.what == "C" then return "" end
+  local source = info.source
+  source = source:sub(1, 1) == "@" and source:sub(2) or info.short_src
+  return source .. ":" .. info.linedefined .. ": "
+end
 
 local E = {}
 
@@ -267,7 +278,8 @@ local function collectIds(root, owner)
     local id = rec.mirror.id
     if id ~= nil then
       if ids[id] ~= nil then
-        error((rec.line or "") .. "duplicate view id '" .. id .. "' in " .. owner .. " (ids must be unique)", 0)
+        local first = ids[id].line and (" (first used at " .. ids[id].line:gsub(":%s*$", "") .. ")") or ""
+        error((rec.line or "") .. "duplicate view id '" .. id .. "' in " .. owner .. first .. "; ids must be unique", 0)
       end
       ids[id] = rec
     end
@@ -510,7 +522,7 @@ local function actionsFrom(value, label)
     if type(item) == "table" and type(item.type) == "string" then return S.freeze(item, "action") end
     error(where() .. "an action is a table with a string 'type' (or a bare type string), got " .. describe(item), 0)
   end
-  if value == nil then return list end
+  if value == nil or value == false then return list end  -- false: no action, on purpose
   if type(value) == "table" and value.type == nil and (value[1] ~= nil or next(value) == nil) then
     for i = 1, #value do list[i] = single(value[i]) end
     return list
@@ -648,6 +660,11 @@ end
 -- ======================================================================
 
 local function makeRow(list)
+  if viewCount >= limits.maxViews then
+    -- Raised here, where the row function can be named: the host view below has no script frame.
+    error(definedAt(list.row) .. "more than " .. limits.maxViews .. " views (rows of '" .. (list.rec.mirror.id or "list")
+      .. "'); show fewer rows (visibleRows) or raise maxViews", 0)
+  end
   local host = newView("row")
   local label = "row of '" .. (list.rec.mirror.id or "list") .. "'"
   local content = runLayout(list.row, label .. " layout")
@@ -774,6 +791,9 @@ local function begin()
   working = committed
 end
 
+-- Callbacks already warned about returning nothing (weak: they go with their screen).
+local warnedSilent = setmetatable({}, { __mode = "k" })
+
 -- Runs one event. `sync`: values users changed (vid, key, value, …); `room`: how many more
 -- effects may start (maxPendingEffects less those running). kind: "ui" (vid, key,
 -- token, gesturePhase), "action" (value), "effect" (list of actions), "scroll" (list vid, first).
@@ -794,7 +814,20 @@ function E.send(sync, room, kind, a, b, c, d)
         local saved, savedContext = enter("callback", label)
         local result = entry[i](subject, rec.proxy, d or entry.name)
         phase, context = saved, savedContext
-        for _, action in ipairs(actionsFrom(result)) do enqueue(action) end
+        if result == nil and not warnedSilent[entry[i]] then
+          -- Most often a forgotten `return`; said once per callback.
+          warnedSilent[entry[i]] = true
+          local warnings = event.warnings
+          warnings[#warnings + 1] = definedAt(entry[i]) .. "the callback for " .. label
+            .. " returned nothing, so the event did nothing; return an action (or false when that is meant)"
+        end
+        local actions = actionsFrom(result)
+        if event.actionCount + #actions > limits.maxActions then
+          -- Blame the callback that returned them (it has returned: no script frame is running).
+          error(definedAt(entry[i]) .. "more than " .. limits.maxActions .. " actions in one event (the callback for "
+            .. label .. " returned " .. #actions .. "); return fewer", 0)
+        end
+        for _, action in ipairs(actions) do enqueue(action) end
       end
     end
   elseif kind == "action" then

@@ -171,7 +171,8 @@ final class ScreenKernel {
     var refined = error
     let message = error.message
     if message.contains("nested deeper than") || message.contains(" values (a table shared")
-      || message.hasPrefix("more than ") && (message.contains(" views") || message.contains(" registrations"))
+      || message.hasPrefix("more than ")
+        && (message.contains(" views") || message.contains(" registrations") || message.contains(" effects running at once"))
     {
       refined.kind = .tooLarge
     } else if message.hasPrefix("more than "), message.contains(" actions in one event") {

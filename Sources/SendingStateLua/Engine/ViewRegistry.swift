@@ -125,7 +125,7 @@ enum ViewRegistry {
     kind("slider", control: true, make: { Slider() }, rangeProperties),
     kind(
       "stepper", control: true, make: { Stepper() },
-      rangeProperties + [
+      [stepperValue] + rangeProperties.dropFirst() + [
         ViewProperty(
           "step", "number", "The amount one step moves the value.", check: .number,
           get: { .number(typed($0, Stepper.self).stepValue) }, set: { typed($0, Stepper.self).stepValue = number($1) })
@@ -189,6 +189,21 @@ enum ViewRegistry {
       "max", "number", "The highest value.", check: .number, get: { .number(typed($0, Slider.self).maximumValue) },
       set: { typed($0, Slider.self).maximumValue = number($1) }),
   ]
+
+  /// A stepper's value: a Lua integer when its min and step are whole numbers (so every value
+  /// it can take is whole: `16`, not `16.0`), a float otherwise.
+  private static let stepperValue = ViewProperty(
+    "value", "number", "The value, kept within min…max; an integer when min and step are whole numbers.", check: .number,
+    interactive: true,
+    get: { view in
+      let stepper = typed(view, Stepper.self)
+      let whole = { (number: Double) in number.rounded() == number && abs(number) < 9.0e15 }
+      if whole(stepper.minimumValue), whole(stepper.stepValue), whole(stepper.value) {
+        return .integer(Int64(stepper.value))
+      }
+      return .number(stepper.value)
+    },
+    set: { typed($0, Slider.self).value = number($1) })
 
   private static let stackProperties: [ViewProperty] = [
     ViewProperty(

@@ -54,6 +54,9 @@ extension LuaRuntime {
     public var maxFetchBytes: Int
     /// How long a fetch may take (default 30 seconds).
     public var fetchTimeout: Duration
+    /// How many bytes `print` and `io.write` may output in one event (default 1 MiB); past it,
+    /// the call that would go over is an error.
+    public var maxOutputBytes: Int?
     /// How many effects (`store:after`, `store:fetch`) one screen may have running at once
     /// (default 100); one more is an error at the call that starts it.
     public var maxPendingEffects: Int
@@ -67,7 +70,8 @@ extension LuaRuntime {
       memoryLimit: Int? = 64 << 20, instructionBudget: Int? = 100_000_000, timeLimit: Duration? = .seconds(1),
       maxStringBytes: Int? = 16 << 20, maxDepth: Int = 64, maxNodes: Int = 1_000_000, maxActionsPerEvent: Int = 1_000,
       maxEffectDelay: Duration = .seconds(3_600), maxFetchBytes: Int = 8 << 20, fetchTimeout: Duration = .seconds(30),
-      maxViews: Int = 10_000, maxRegistrations: Int = 10_000, maxPendingEffects: Int = 100
+      maxViews: Int = 10_000, maxRegistrations: Int = 10_000, maxPendingEffects: Int = 100,
+      maxOutputBytes: Int? = 1 << 20
     ) {
       self.memoryLimit = memoryLimit
       self.instructionBudget = instructionBudget
@@ -82,13 +86,14 @@ extension LuaRuntime {
       self.maxViews = maxViews
       self.maxRegistrations = maxRegistrations
       self.maxPendingEffects = maxPendingEffects
+      self.maxOutputBytes = maxOutputBytes
     }
 
     /// No limits at all but the structural ones (depth, nodes): for trusted tooling and benchmarks.
     public static var unlimited: Limits {
       Limits(
         memoryLimit: nil, instructionBudget: nil, timeLimit: nil, maxStringBytes: nil, maxActionsPerEvent: .max,
-        maxViews: .max, maxRegistrations: .max, maxPendingEffects: .max)
+        maxViews: .max, maxRegistrations: .max, maxPendingEffects: .max, maxOutputBytes: nil)
     }
   }
 }

@@ -80,6 +80,7 @@ public final class LuaRuntime {
     sslua_set_budget(L, Int64(limits.instructionBudget.map { max(1, $0) } ?? 0))
     sslua_set_time_limit(L, limits.timeLimit.map { max(1, $0.saturatingNanoseconds) } ?? 0)
     sslua_set_max_string(L, limits.maxStringBytes.map { max(1, $0) } ?? 0)
+    sslua_set_max_output(L, Int64(clamping: limits.maxOutputBytes.map { max(1, $0) } ?? 0))
   }
 
   /// The current memory cap in bytes (`nil`: none). Applies while Lua code runs.

@@ -229,7 +229,14 @@ extension LuaRuntime {
     lua_rawset(L, -3)
     stack.push("write")
     pushFunction(named: "print") { call in
-      call.runtime.output(try call.string(1))
+      let text = try call.string(1)
+      guard sslua_charge_output(call.runtime.L, text.utf8.count) != 0 else {
+        let cap = call.runtime.limits.maxOutputBytes ?? 0
+        throw ScriptError(
+          kind: .tooLarge,
+          message: "more than \(cap) bytes printed in one event; print less, or raise maxOutputBytes")
+      }
+      call.runtime.output(text)
       return 0
     }
     lua_rawset(L, -3)

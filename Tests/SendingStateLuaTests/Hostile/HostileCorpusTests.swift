@@ -9,14 +9,7 @@ import Testing
 /// it is fixed (then remove the line).
 enum HostileKnownFailures {
   /// KNOWN FAILURES: item → what goes wrong (one line).
-  static let inProcess: [String: String] = [
-    "time/callback_returns_flood.lua":
-      "Engine: the action limit is raised by host code after the callback returned, so where() finds no script frame and the error has no file:line",
-    "memory/row_views_flood.lua":
-      "Engine: the view limit met while the commit builds list rows is raised with no script frame on the stack, so the error has no file:line",
-    "memory/print_flood.lua":
-      "print has no output cap: one 200 ms event writes about 2 GB to the output (needs a new limit, not a small fix)",
-  ]
+  static let inProcess: [String: String] = [:]
 
   /// Items that crash or hang the whole process: they cannot run in the test process, so
   /// ``HostileProcessTests`` runs them through the `sendingstate` CLI in a child process and

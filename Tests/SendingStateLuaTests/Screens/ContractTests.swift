@@ -43,4 +43,36 @@ struct ContractTests {
           list#list rows=0 first=1 visible=0
         """)
   }
+
+  @Test("a callback that returns nothing is warned about once, at its line; false means no action on purpose")
+  func silentCallback() throws {
+    let screen = try LuaScreen(path: screenFixture("authoring.lua"))
+    let step = try screen.tap("silent")
+    #expect(step.actions.isEmpty)
+    try screen.tap("silent")
+    try screen.tap("quiet")
+    #expect(screen.warnings.count == 1)
+    #expect(screen.warnings.first?.hasSuffix(
+      "authoring.lua:14: the callback for event 'touchUpInside' on 'silent' returned nothing, so the event did nothing; return an action (or false when that is meant)") == true,
+      "\(screen.warnings)")
+  }
+
+  @Test("a stepper with a whole min and step hands Lua integers; a fractional step, floats")
+  func stepperNumbers() throws {
+    let screen = try LuaScreen(path: screenFixture("authoring.lua"))
+    #expect(try screen.set("whole", 4).actions == [["type": "step", "kind": "integer"]])
+    #expect(try screen.set("half", 1.5).actions == [["type": "step", "kind": "float"]])
+    #expect(try screen.property("value", of: "whole") == .integer(4))
+  }
+
+  @Test("a duplicate id names both lines; an unknown ui kind lists the kinds")
+  func authoringErrors() throws {
+    let duplicate = #expect(throws: ScriptError.self) { try LuaScreen(path: screenFixture("duplicate_id.lua")) }
+    #expect(duplicate?.line == 6)
+    #expect(duplicate?.message.hasPrefix("duplicate view id 'title' in the screen (first used at ") == true, "\(String(describing: duplicate))")
+    #expect(duplicate?.message.contains("duplicate_id.lua:5)") == true)
+    let unknown = #expect(throws: ScriptError.self) { try LuaScreen(path: screenFixture("unknown_kind.lua")) }
+    #expect(unknown?.line == 3)
+    #expect(unknown?.message.contains("unknown view kind 'ui.lable' (kinds: button, image, label, list,") == true)
+  }
 }

@@ -75,6 +75,7 @@ struct EffectTests {
     let screen = try LuaScreen(path: screenFixture("effects.lua"), options: .init(limits: limits))
     let tooMany = #expect(throws: ScriptError.self) { try screen.perform(action: ["type": "many", "count": 6]) }
     #expect(tooMany?.line == 27)
+    #expect(tooMany?.kind == .tooLarge)
     #expect(tooMany?.message.contains("more than 5 effects running at once") == true)
     #expect(screen.pendingEffects == 0)  // the event failed whole: none of the five started
     try screen.perform(action: ["type": "many", "count": 3])

@@ -1,8 +1,9 @@
 -- hostile: print as a fire hose: a megabyte per call, one VM instruction each
 -- trigger: tap b
--- expect: time limit exceeded
+-- expect: too large
+-- message: bytes printed in one event
 -- limits: budget=none
--- output-limit: 33554432
+-- output-limit: 2097152
 return {
   state = { ok = 0 },
   layout = function(ui)

@@ -15,10 +15,10 @@ return {
     view.status.text = "ok " .. state.ok
   end,
   events = function(view, on)
-    on(view.b, "touchUpInside", function(state, sender)
+    on(view.b, "touchUpInside", function(state, sender) --@
       local list = {}
       for i = 1, 1000 do list[i] = "go" end
-      return list --@
+      return list
     end)
     on(view.ok, "touchUpInside", function() return "ok" end)
   end,

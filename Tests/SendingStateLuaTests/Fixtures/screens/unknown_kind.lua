@@ -1,0 +1,5 @@
+return {
+  state = {},
+  layout = function(ui) return ui.stack { ui.lable { id = "title" } } end,
+  configure = function() end,
+}
