@@ -11,12 +11,13 @@ import Testing
 /// The oracle for "exactly once": a fresh screen that handles each logged action once, in order,
 /// through ``LuaScreen/perform(action:)`` (no views, forwarders, rows or reloads involved) ends
 /// in the same state as the soaked screen. An action lost or handled twice anywhere in the
-/// event cascade, or state lost by a reload, shows as a different state. `SOAK_EVENTS` changes
-/// the count (for a longer run).
+/// event cascade, or state lost by a reload, shows as a different state. `SOAK_EVENTS` sets the
+/// count: scripts/test.sh runs 100,000 on their own; a plain `swift test` runs 10,000 beside the
+/// other suites.
 @Suite("Soak: 100,000 random events into each example, a hot reload every 1,000", .serialized)
 @MainActor
 struct SoakTests {
-  static let events = ProcessInfo.processInfo.environment["SOAK_EVENTS"].flatMap { Int($0) } ?? 100_000
+  static let events = ProcessInfo.processInfo.environment["SOAK_EVENTS"].flatMap { Int($0) } ?? 10_000
   static let reloadEvery = 1_000
 
   /// SplitMix64: a seeded, reproducible generator (a failure names its seed).
