@@ -821,7 +821,12 @@ function E.send(sync, room, kind, a, b, c, d)
           warnings[#warnings + 1] = definedAt(entry[i]) .. "the callback for " .. label
             .. " returned nothing, so the event did nothing; return an action (or false when that is meant)"
         end
-        local actions = actionsFrom(result)
+        -- The callback has returned, so a bad action (not data, NaN, too deep) is blamed on it.
+        local made, actions = pcall(actionsFrom, result)
+        if not made then
+          if type(actions) == "string" and not actions:find("^[^\n]-:%d+: ") then actions = definedAt(entry[i]) .. actions end
+          error(actions, 0)
+        end
         if event.actionCount + #actions > limits.maxActions then
           -- Blame the callback that returned them (it has returned: no script frame is running).
           error(definedAt(entry[i]) .. "more than " .. limits.maxActions .. " actions in one event (the callback for "

@@ -72,7 +72,7 @@ struct HostileItem: Sendable, CustomTestStringConvertible, Hashable {
 /// Finding and reading the corpus.
 enum HostileCorpus {
   /// The classes, each a folder of the corpus (`hosts/` holds the screens JSON items load into).
-  static let classes = ["escape", "time", "memory"]
+  static let classes = ["escape", "time", "memory", "depth", "atomicity", "lifetime", "reports"]
 
   /// The corpus folder in the test bundle.
   static var folder: String { fixturePath("hostile") }

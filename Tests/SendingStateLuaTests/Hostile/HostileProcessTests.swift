@@ -153,9 +153,9 @@ struct HostileProcessTests {
 
   /// The classes whose items are cheap enough to replay through the CLI with its default limits
   /// (the time and memory classes would run to the CLI's 1 s and 64 MiB each).
-  static let replayedClasses = ["escape"]
+  static let replayedClasses = ["escape", "reports"]
 
-  @Test("the CLI on the escape class: errors with file:line on stderr and exit 1, or one JSON report with the declared state")
+  @Test("the CLI on the escape and reports classes: errors with file:line on stderr and exit 1, or one JSON report with the declared state")
   func reports() async throws {
     let items = HostileCorpus.items.filter {
       Self.replayedClasses.contains($0.category) && HostileKnownFailures.childProcessOnly[$0.relativePath] == nil

@@ -1,0 +1,19 @@
+-- hostile: an update that puts math.huge in state (it would make the report invalid JSON)
+-- trigger: tap b
+-- expect: type mismatch
+-- message: infinity
+return {
+  state = { ok = 0, x = 0 },
+  layout = function(ui)
+    return ui.stack { id = "root", ui.label { id = "status" }, ui.button { id = "b", title = "b" }, ui.button { id = "ok", title = "ok" } }
+  end,
+  configure = function(view, state) view.status.text = "ok " .. state.ok end,
+  events = function(view, on)
+    on(view.b, "touchUpInside", function() return "attack" end)
+    on(view.ok, "touchUpInside", function() return "ok" end)
+  end,
+  handle = function(action, store)
+    if action.type == "ok" then store:update(function(s) s.ok = s.ok + 1 end) return end
+    store:update(function(s) s.x = math.huge end) --@
+  end,
+}
