@@ -344,9 +344,14 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       startEffect {
         do {
           let (data, status) = try await HTTPGet.fetch(url, maxBytes: limits.maxFetchBytes, timeout: limits.fetchTimeout)
+          // A 2xx answer is the ok action; any other status is the fail action, with the
+          // status and body as well (a 404 page is not the data the screen asked for).
+          let succeeded = (200..<300).contains(status)
           var result: LuaValue = [
-            "type": .string(ok), "status": .integer(Int64(status)), "body": .string(String(decoding: data, as: UTF8.self)),
+            "type": .string(succeeded ? ok : fail), "status": .integer(Int64(status)),
+            "body": .string(String(decoding: data, as: UTF8.self)),
           ]
+          if !succeeded { result["error"] = .string("the server answered HTTP \(status)") }
           if let json = try? LuaValue(json: data, root: "json", limits: limits) { result["json"] = json }
           return [result]
         } catch is CancellationError {

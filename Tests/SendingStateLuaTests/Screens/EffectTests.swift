@@ -21,12 +21,18 @@ struct EffectTests {
 
   @Test("an HTTP GET effect delivers status, body and decoded JSON; failures become the fail action")
   func fetch() async throws {
-    let server = try LoopbackHTTPServer(routes: ["/hello": #"{"greeting":"hi"}"#], maxRequests: 2)
+    let server = try LoopbackHTTPServer(routes: ["/hello": #"{"greeting":"hi"}"#], maxRequests: 3)
     let screen = try LuaScreen(path: screenFixture("effects.lua"))
     try screen.perform(action: ["type": "load", "url": .string(server.url("/hello"))])
     #expect(await screen.settle())
     #expect(screen.state["greeting"] == "hi")
     #expect(screen.actionLog.last?["status"] == 200)
+    // Not 2xx: the fail action, with the status and body too.
+    try screen.perform(action: ["type": "load", "url": .string(server.url("/missing"))])
+    #expect(await screen.settle())
+    #expect(screen.state["failed"] == "the server answered HTTP 404")
+    #expect(screen.actionLog.last?["type"] == "failed")
+    #expect(screen.actionLog.last?["status"] == 404)
     try screen.perform(action: ["type": "load", "url": "http://127.0.0.1:1/closed"])
     #expect(await screen.settle())
     #expect(screen.state["failed"] == "could not connect to 127.0.0.1:1 (nothing is listening there)")
