@@ -152,10 +152,7 @@ end
 function checks.rows(v)
   if type(v) ~= "table" then return nil, "a list" end
   local node = S.freeze(v, "rows")
-  local data = S.dataOf(node)
-  for key in next, data do
-    if type(key) ~= "number" then return nil, "a list" end
-  end
+  if not S.isList(node) then return nil, "a list" end
   return node
 end
 

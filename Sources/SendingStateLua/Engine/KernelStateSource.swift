@@ -222,7 +222,7 @@ local draftList = {}  -- the drafts of the update under way, to revoke when it e
 -- holds the node it was made from.
 local function newDraft(node)
   local draft = setmetatable({}, DraftMeta)
-  drafts[draft] = { node = node, base = dgetmetatable(node).__index, copy = nil, kids = {} }
+  drafts[draft] = { node = node, base = dgetmetatable(node).__index, copy = nil, kids = {}, written = nil }
   draftList[#draftList + 1] = draft
   return draft
 end
@@ -254,8 +254,10 @@ DraftMeta.__newindex = function(draft, key, value)
     copy = {}
     for k, v in next, s.base do copy[k] = v end
     s.copy = copy
+    s.written = {}
   end
   copy[key] = value
+  s.written[key] = true
 end
 
 DraftMeta.__len = function(draft)
@@ -276,12 +278,56 @@ DraftMeta.__metatable = false
 
 -- The frozen value a draft stands for now (memoized: a draft may sit in two places). Kids
 -- whose slot still holds their node are finished in place; untouched parts stay shared.
+-- A node like the draft's own, with only the `keys` of `source` changed (a copy of its data
+-- whose other values are the node's frozen values): the work is proportional to the keys,
+-- not to the table. nil when the keys change the table's shape (a key added or removed): then
+-- the whole table is frozen and checked again.
+local function withChanges(s, source, keys, path, depth, seen)
+  local base = s.base
+  for key in next, keys do
+    if base[key] == nil or source[key] == nil then return nil end
+  end
+  local baseMeta = dgetmetatable(s.node)
+  local height, size, lowered = baseMeta.h, baseMeta.n, false
+  local same = true
+  for key in next, keys do
+    local old = base[key]
+    path[depth] = key
+    local frozen, h, n = freeze(source[key], path, depth + 1, seen)
+    path[depth] = nil
+    source[key] = frozen
+    if not rawequal(frozen, old) then same = false end
+    local oldHeight = S.heightOf(old)
+    size = size - S.sizeOf(old) + n
+    if h + 1 > height then height = h + 1
+    elseif h < oldHeight and oldHeight + 1 == baseMeta.h then lowered = true end  -- maybe the tallest
+  end
+  if same then return s.node end
+  if lowered then
+    height = 1
+    for _, value in next, source do
+      local h = S.heightOf(value)
+      if h + 1 > height then height = h + 1 end
+    end
+  end
+  if size > maxNodes then
+    fail("too large", path, depth - 1, "more than " .. maxNodes .. " values (a table shared by several fields counts each time)")
+  end
+  local node = makeNode(source, height, size)
+  local meta = dgetmetatable(node)
+  -- Same keys as the base: whatever the base was checked against, only these keys can break.
+  meta.pr, meta.changed, meta.l = baseMeta.r, keys, baseMeta.l
+  return node
+end
+
 finalize = function(draft, path, depth, seen)
   local s = drafts[draft]
   if s == nil then return nil end  -- not a draft of ours
   if s.result ~= nil then return s.result end
   local source = s.copy
   local changed = source ~= nil
+  local keys = {}
+  if s.written then for key in next, s.written do keys[key] = true end end
   for key, kid in next, s.kids do
     local slot = (source or s.base)[key]
     if rawequal(slot, drafts[kid].node) then  -- the slot still holds what the kid was made from
@@ -294,6 +340,7 @@ finalize = function(draft, path, depth, seen)
           for k, v in next, s.base do source[k] = v end
         end
         source[key] = value
+        keys[key] = true
         changed = true
       end
     end
@@ -302,8 +349,11 @@ finalize = function(draft, path, depth, seen)
     s.result = s.node
     return s.node
   end
-  local node = freezeTable(source, true, path, depth, seen)
-  if sameData(dgetmetatable(node).__index, s.base) then node = s.node end
+  local node = withChanges(s, source, keys, path, depth, seen)
+  if node == nil then
+    node = freezeTable(source, true, path, depth, seen)
+    if sameData(dgetmetatable(node).__index, s.base) then node = s.node end
+  end
   s.result = node
   return node
 end
@@ -383,14 +433,22 @@ end
 
 local function dataOf(value) return dgetmetatable(value).__index end
 
+-- Whether a frozen value is a list (only number keys); remembered in its metatable, and
+-- handed on to nodes made from it with the same keys.
 local function isList(value)
   if type(value) ~= "table" then return false end
-  local data = dataOf(value)
-  for key in next, data do
-    if type(key) ~= "number" then return false end
+  local meta = frozenMeta(value)
+  if meta == nil then return false end
+  if meta.l == nil then
+    local list = true
+    for key in next, meta.__index do
+      if type(key) ~= "number" then list = false break end
+    end
+    meta.l = list
   end
-  return true
+  return meta.l
 end
+S.isList = isList
 
 local function isObject(value)
   if type(value) ~= "table" then return false end
@@ -426,6 +484,17 @@ local function check(value, rule, path, depth)
   if value == nil and rule.optional then return end
   local meta = type(value) == "table" and frozenMeta(value)
   if meta and meta.r == rule then return end
+  if meta and meta.pr == rule and meta.changed then
+    -- Made from a node that fit `rule`, with the same keys: only the changed keys can break it.
+    local data = meta.__index
+    for key in next, meta.changed do
+      path[depth + 1] = key
+      check(data[key], kind == "object" and rule.fields[key] or rule.item, path, depth + 1)
+      path[depth + 1] = nil
+    end
+    meta.r, meta.pr, meta.changed = rule, nil, nil
+    return
+  end
   if kind == "object" then
     if not isObject(value) then mismatch("a table with fields") end
     local data = meta.__index
