@@ -1,14 +1,44 @@
 #!/usr/bin/env bash
 # Runs the benchmarks in a release build and prints medians and ratios measured in one run.
 #
-# Usage: scripts/bench.sh
+# Usage:
+#   scripts/bench.sh                      every case, 7 rounds (a few minutes)
+#   scripts/bench.sh --quick              every case, 2 short rounds (CI runs this; it never
+#                                         judges timings, it keeps the cases working)
+#   scripts/bench.sh --instructions CASE  one case under callgrind: instructions per operation
+#                                         (for a noisy machine); CASE is a case's name as printed
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/bootstrap.sh
-swift build -c release --product SendingStateBenchmarks
+scripts/bootstrap.sh >/dev/null
+swift build -c release --product SendingStateBenchmarks 2>&1 | grep -E "error|warning: .*/(Sources|Tests)/|Compiling|Build" | tail -1
+binary=.build/release/SendingStateBenchmarks
+
+if [ "${1:-}" = "--instructions" ]; then
+  name="${2:?--instructions needs a case name}"
+  iterations="${3:-2000}"
+  scripts/bootstrap.sh valgrind >/dev/null
+  # Valgrind cannot read this toolchain's DWARF, so it profiles a copy without debug sections
+  # (symbols stay); the malloc interposer library is found beside the binary.
+  stripped="$(mktemp)"
+  objcopy --strip-debug "$binary" "$stripped"
+  chmod +x "$stripped"
+  out="$(mktemp)"
+  count() {
+    LD_LIBRARY_PATH=.build/release valgrind --tool=callgrind --callgrind-out-file="$out" "$stripped" \
+      --only "$name" --iterations "$1" >/dev/null 2>&1
+    sed -n 's/^summary: \([0-9]*\)/\1/p' "$out"
+  }
+  # Two runs, so the fixed cost (setting up every case) cancels out.
+  base="$(count 1)"
+  total="$(count "$((iterations + 1))")"
+  echo "$name: $(( (total - base) / iterations )) instructions per operation (callgrind, $iterations iterations)"
+  rm -f "$stripped" "$out"
+  exit 0
+fi
+
 # Pin to one core when possible, so the ratios are not skewed by the other core's load.
 if command -v taskset >/dev/null 2>&1; then
-  taskset -c 0 .build/release/SendingStateBenchmarks
+  taskset -c 0 "$binary" "$@"
 else
-  .build/release/SendingStateBenchmarks
+  "$binary" "$@"
 fi

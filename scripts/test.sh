@@ -52,3 +52,6 @@ scripts/fuzz.sh --smoke
 
 # The suite again, against Debian's Lua source built with API checks on (LUA_USE_APICHECK).
 scripts/apicheck.sh
+
+# The benchmarks, briefly: every case still runs (timings are printed, never judged).
+scripts/bench.sh --quick
