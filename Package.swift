@@ -89,6 +89,19 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
+    // Plugins: packages of Lua (and Swift) that extend the host, with the capabilities they may use.
+    .target(
+      name: "SendingStatePlugins",
+      dependencies: ["SendingStateLua"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "SendingStatePluginsTests",
+      dependencies: ["SendingStatePlugins", "SendingStateLua"],
+      resources: [.copy("Fixtures")],
+      swiftSettings: strictSettings
+    ),
+
     // Live preview: a loopback HTTP + WebSocket server that draws a screen in a browser page.
     .target(
       name: "SendingStatePreview",

@@ -1,0 +1,224 @@
+import Foundation
+import SendingStateLua
+
+/// A plugin package's manifest: the table its `plugin.lua` returns.
+///
+/// ```lua
+/// -- analytics/plugin.lua
+/// return {
+///   name = "analytics", version = "1.2.0", api_version = "0.2.0",
+///   description = "Records the actions a screen handles.",
+///   provides = { modules = { "events" }, middleware = { "record" } },
+///   capabilities = { "clock", net = { "collect.example.com" } },
+/// }
+/// ```
+///
+/// The manifest runs as untrusted code: in the sandbox, under tight limits (a few milliseconds,
+/// a few megabytes), with nothing but data to return.
+public struct PluginManifest: Equatable, Sendable {
+  /// What a plugin adds to the host.
+  public struct Provides: Equatable, Sendable {
+    /// Lua modules, required as `<plugin name>.<module>` (files `<module>.lua` in the folder).
+    public var modules: [String] = []
+    /// `ui.<name>` builders.
+    public var components: [String] = []
+    /// Server-driven unit renderers, by `unitType`.
+    public var units: [String] = []
+    /// Middleware around dispatch, in the order they run.
+    public var middleware: [String] = []
+  }
+
+  /// The plugin's name: lower case letters, digits and `_`, starting with a letter.
+  public var name: String
+  /// The plugin's own version.
+  public var version: SemanticVersion
+  /// The host API version the plugin was written for.
+  public var apiVersion: SemanticVersion
+  /// One line for `plugins list`.
+  public var description: String
+  /// What it adds.
+  public var provides: Provides
+  /// What it needs beyond computing.
+  public var capabilities: [PluginCapability]
+  /// The plugin's folder.
+  public var folder: String
+
+  /// The manifest's file name in a plugin folder.
+  public static let fileName = "plugin.lua"
+
+  /// The limits a manifest runs under.
+  static var limits: LuaRuntime.Limits {
+    LuaRuntime.Limits(
+      memoryLimit: 8 << 20, instructionBudget: 1_000_000, timeLimit: .milliseconds(200), maxStringBytes: 1 << 20,
+      maxNodes: 10_000, maxOutputBytes: 0)
+  }
+
+  /// Reads and checks the manifest of the plugin in `folder` for a host offering `hostAPI`.
+  ///
+  /// - Throws: ``PluginError`` naming the plugin (or its folder), the manifest's file and, when
+  ///   the problem is a field, the line that sets it.
+  public static func load(folder: String, hostAPI: SemanticVersion) throws(PluginError) -> PluginManifest {
+    let file = (folder as NSString).appendingPathComponent(fileName)
+    let folderName = (folder as NSString).lastPathComponent
+    guard FileManager.default.fileExists(atPath: file) else {
+      throw PluginError(plugin: folderName, file: file, message: "no \(fileName) in \(folder) (a plugin folder starts with one)")
+    }
+    let value: LuaValue
+    do {
+      let runtime = try LuaRuntime(configuration: .init(limits: limits))
+      runtime.output = { _ in }
+      let results = try runtime.call(try runtime.loadFile(file), context: "the plugin manifest")
+      value = results.first ?? .nil
+    } catch {
+      throw PluginError(plugin: folderName, file: file, line: error.line, message: error.message)
+    }
+    let source = FileManager.default.contents(atPath: file).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    var reader = ManifestReader(value: value, file: file, source: source, plugin: folderName)
+    return try reader.manifest(folder: folder, hostAPI: hostAPI)
+  }
+}
+
+/// Reads the fields of a manifest table, naming the line of a field that is wrong.
+struct ManifestReader {
+  let value: LuaValue
+  let file: String
+  let source: String
+  var plugin: String
+
+  /// The first line that sets `field` (`field =`), for errors.
+  func line(of field: String) -> Int? {
+    for (index, text) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      if let range = text.range(of: field), text[range.upperBound...].trimmingCharacters(in: .whitespaces).hasPrefix("=") {
+        let before = text[..<range.lowerBound].last
+        if before == nil || !(before!.isLetter || before!.isNumber || before! == "_") { return index + 1 }
+      }
+    }
+    return nil
+  }
+
+  func problem(_ field: String?, _ message: String) -> PluginError {
+    PluginError(plugin: plugin, file: file, line: field.flatMap(line(of:)), message: message)
+  }
+
+  func string(_ field: String, example: String) throws(PluginError) -> String {
+    guard let text = value[field].stringValue, !text.isEmpty else {
+      throw problem(field, "the manifest needs \(field) = \"…\" (a string, like \(example))")
+    }
+    return text
+  }
+
+  func names(_ table: LuaValue, _ field: String, pattern: (String) -> Bool, what: String) throws(PluginError) -> [String] {
+    if table[field] == .nil { return [] }
+    guard let list = table[field].tableValue, list.fields.isEmpty else {
+      throw problem(field, "provides.\(field) must be a list of names, like { \"one\", \"two\" }")
+    }
+    var names: [String] = []
+    for item in list.sequence {
+      guard let name = item.stringValue, pattern(name) else {
+        throw problem(field, "provides.\(field) has \(Self.shown(item)) where \(what) should be")
+      }
+      guard !names.contains(name) else { throw problem(field, "provides.\(field) names '\(name)' twice") }
+      names.append(name)
+    }
+    return names
+  }
+
+  /// A value as a manifest's author wrote it: strings quoted.
+  static func shown(_ value: LuaValue) -> String {
+    switch value {
+    case .string(let text): "\"\(text)\""
+    case .integer(let number): "\(number)"
+    case .number(let number): "\(number)"
+    case .boolean(let flag): "\(flag)"
+    default: "a \(value.typeName)"
+    }
+  }
+
+  static func isIdentifier(_ name: String) -> Bool {
+    guard let first = name.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
+    return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+  }
+
+  mutating func manifest(folder: String, hostAPI: SemanticVersion) throws(PluginError) -> PluginManifest {
+    guard value.tableValue != nil else {
+      throw problem(nil, "plugin.lua must return a table (name, version, api_version, description, provides, capabilities)")
+    }
+    let name = try string("name", example: "\"analytics\"")
+    guard Self.isIdentifier(name) else {
+      throw problem("name", "name '\(name)' is not allowed: use lower case letters, digits and _, starting with a letter")
+    }
+    plugin = name
+    let versionText = try string("version", example: "\"1.0.0\"")
+    guard let version = SemanticVersion(versionText) else {
+      throw problem("version", "version '\(versionText)' is not a semantic version (write MAJOR.MINOR.PATCH, like 1.0.0)")
+    }
+    let apiText = try string("api_version", example: "\"\(hostAPI)\"")
+    guard let apiVersion = SemanticVersion(apiText) else {
+      throw problem("api_version", "api_version '\(apiText)' is not a semantic version (write the host API it was written for, like \(hostAPI))")
+    }
+    guard hostAPI.satisfies(apiVersion) else {
+      throw problem(
+        "api_version",
+        "it was written for host API \(apiVersion), and this host offers \(hostAPI); use a version of the plugin made for \(hostAPI.major).\(hostAPI.minor)")
+    }
+    let description = try string("description", example: "\"what it does, in one line\"")
+
+    var provides = PluginManifest.Provides()
+    let offered = value["provides"]
+    if offered != .nil {
+      guard let table = offered.tableValue, table.sequence.isEmpty else {
+        throw problem("provides", "provides must be a table like { modules = { … }, components = { … } }")
+      }
+      let known = ["components", "middleware", "modules", "units"]
+      if let stray = table.fields.keys.sorted().first(where: { !known.contains($0) }) {
+        throw problem("provides", "provides.\(stray) is not something a plugin provides (\(known.joined(separator: ", ")))")
+      }
+      let moduleName: (String) -> Bool = { $0.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { Self.isIdentifier(String($0)) } }
+      provides.modules = try names(offered, "modules", pattern: moduleName, what: "a module name (like \"events\" or \"ui.card\")")
+      provides.components = try names(offered, "components", pattern: Self.isIdentifier, what: "a component name (like \"rating\")")
+      provides.units = try names(offered, "units", pattern: Self.isIdentifier, what: "a unit type (like \"rating\")")
+      provides.middleware = try names(offered, "middleware", pattern: Self.isIdentifier, what: "a middleware name")
+    }
+
+    var capabilities: [PluginCapability] = []
+    let asked = value["capabilities"]
+    if asked != .nil {
+      guard let table = asked.tableValue else {
+        throw problem("capabilities", "capabilities must be a table like { \"timers\", net = { \"api.example.com\" } }")
+      }
+      for item in table.sequence {
+        guard let capability = item.stringValue, PluginCapability.names.contains(capability), capability != "net" else {
+          throw problem(
+            "capabilities",
+            "capability \(Self.shown(item)) is unknown (capabilities: \(PluginCapability.names.joined(separator: ", ")); net lists its hosts: net = { \"api.example.com\" })")
+        }
+        capabilities.append(capability == "timers" ? .timers : capability == "clock" ? .clock : .storage)
+      }
+      for (key, field) in table.fields.sorted(by: { $0.key < $1.key }) {
+        guard key == "net" else {
+          throw problem("capabilities", "capability '\(key)' is unknown (capabilities: \(PluginCapability.names.joined(separator: ", ")))")
+        }
+        guard let hosts = field.tableValue, hosts.fields.isEmpty, !hosts.sequence.isEmpty,
+          hosts.sequence.allSatisfy({ $0.stringValue.map(Self.isHostPattern) ?? false })
+        else {
+          throw problem("net", "net must list the hosts the plugin may reach, like net = { \"api.example.com\", \"*.cdn.example.com\" }")
+        }
+        capabilities.append(.net(hosts: hosts.sequence.compactMap(\.stringValue)))
+      }
+    }
+    return PluginManifest(
+      name: name, version: version, apiVersion: apiVersion, description: description, provides: provides,
+      capabilities: capabilities, folder: folder)
+  }
+
+  /// `api.example.com` or `*.example.com`: letters, digits, `-` and dots, no scheme, no path.
+  static func isHostPattern(_ text: String) -> Bool {
+    let host = text.hasPrefix("*.") ? String(text.dropFirst(2)) : text
+    let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+    return labels.count >= 1 && labels.allSatisfy { label in
+      !label.isEmpty && label.count <= 63 && label.unicodeScalars.allSatisfy {
+        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
+      }
+    }
+  }
+}

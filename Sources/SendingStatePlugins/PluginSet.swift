@@ -1,0 +1,95 @@
+import Foundation
+
+/// The plugins a screen runs with: found, read, checked against each other; each one that
+/// fails is reported and left out, and the rest load.
+///
+/// Where plugins are found, in this order: the folders given with `--plugin DIR` (each a plugin
+/// folder), the plugin folders inside `plugins/` beside the screen, then the folders listed in
+/// `SENDINGSTATE_PLUGIN_PATH` (`:`-separated; each a plugin folder or a folder of them). A
+/// plugin found twice (by name) loads from the first place.
+///
+/// ```swift
+/// let set = PluginSet.load(explicit: ["vendor/analytics"], screen: "app/cart.lua", hostAPI: SemanticVersion("0.2.0")!)
+/// set.problems.forEach { print($0) }   // the plugins left out, each with file:line
+/// ```
+public struct PluginSet: Sendable {
+  /// The plugins that loaded, in the order found.
+  public var plugins: [PluginManifest] = []
+  /// Why the others did not.
+  public var problems: [PluginError] = []
+
+  /// The environment variable of the plugin search path.
+  public static let pathVariable = "SENDINGSTATE_PLUGIN_PATH"
+
+  /// The plugin folders to read, in order, without repeats.
+  public static func folders(explicit: [String], screen: String?, environment: [String: String]) -> [String] {
+    var found: [String] = []
+    func isPlugin(_ folder: String) -> Bool {
+      FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(PluginManifest.fileName))
+    }
+    func children(of folder: String) -> [String] {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+      return names.sorted().map { (folder as NSString).appendingPathComponent($0) }.filter(isPlugin)
+    }
+    found += explicit
+    if let screen {
+      found += children(of: ((screen as NSString).deletingLastPathComponent as NSString).appendingPathComponent("plugins"))
+    }
+    for entry in (environment[pathVariable] ?? "").split(separator: ":").map(String.init) where !entry.isEmpty {
+      found += isPlugin(entry) ? [entry] : children(of: entry)
+    }
+    var seen: Set<String> = []
+    return found.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.path).inserted }
+  }
+
+  /// Finds and reads the plugins for `screen` (see the type's documentation).
+  public static func load(
+    explicit: [String] = [], screen: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+    hostAPI: SemanticVersion
+  ) -> PluginSet {
+    var set = PluginSet()
+    let explicitPaths = Set(explicit.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+    for folder in folders(explicit: explicit, screen: screen, environment: environment) {
+      let manifest: PluginManifest
+      do {
+        manifest = try PluginManifest.load(folder: folder, hostAPI: hostAPI)
+      } catch {
+        set.problems.append(error)
+        continue
+      }
+      if let earlier = set.plugins.first(where: { $0.name == manifest.name }) {
+        // Two copies of one plugin: the first found wins, unless both were asked for by name.
+        if explicitPaths.contains(URL(fileURLWithPath: folder).standardizedFileURL.path) {
+          set.problems.append(
+            PluginError(
+              plugin: manifest.name, file: (folder as NSString).appendingPathComponent(PluginManifest.fileName),
+              message: "two plugins are named '\(manifest.name)': \(earlier.folder) and \(folder); give one --plugin, or rename one"))
+        }
+        continue
+      }
+      if let clash = set.clash(with: manifest) {
+        set.problems.append(clash)
+        continue
+      }
+      set.plugins.append(manifest)
+    }
+    return set
+  }
+
+  /// A name `manifest` provides that a plugin already loaded provides too.
+  func clash(with manifest: PluginManifest) -> PluginError? {
+    let kinds: [(String, KeyPath<PluginManifest.Provides, [String]>)] = [
+      ("component", \.components), ("unit type", \.units), ("middleware", \.middleware),
+    ]
+    for other in plugins {
+      for (what, path) in kinds {
+        if let name = manifest.provides[keyPath: path].first(where: other.provides[keyPath: path].contains) {
+          return PluginError(
+            plugin: manifest.name, file: (manifest.folder as NSString).appendingPathComponent(PluginManifest.fileName),
+            message: "the \(what) '\(name)' is provided by both '\(other.name)' (\(other.folder)) and '\(manifest.name)' (\(manifest.folder)); load one of them")
+        }
+      }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,1 @@
+-- a folder without a manifest

@@ -1,0 +1,7 @@
+return {
+  name = "rating",
+  version = "0.3.1",
+  api_version = "0.2.0",
+  description = "Stars: a component and a unit renderer.",
+  provides = { components = { "stars" }, units = { "rating" } },
+}

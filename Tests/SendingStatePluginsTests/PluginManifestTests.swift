@@ -1,0 +1,98 @@
+import Foundation
+import SendingStateLua
+import Testing
+
+@testable import SendingStatePlugins
+
+/// The path of a plugin fixture folder.
+func pluginFixture(_ name: String) -> String {
+  Bundle.module.resourceURL!.appendingPathComponent("Fixtures/plugins/\(name)").path
+}
+
+let host = SemanticVersion("0.2.0")!
+
+@Suite("Plugin manifests: read under the sandbox, checked field by field, errors with file:line")
+struct PluginManifestTests {
+  @Test("a good manifest reads whole: name, versions, what it provides, its capabilities")
+  func good() throws {
+    let manifest = try PluginManifest.load(folder: pluginFixture("analytics"), hostAPI: host)
+    #expect(manifest.name == "analytics")
+    #expect(manifest.version == SemanticVersion(1, 2, 0))
+    #expect(manifest.apiVersion == SemanticVersion(0, 2, 0))
+    #expect(manifest.provides.modules == ["events"])
+    #expect(manifest.provides.middleware == ["record"])
+    #expect(manifest.capabilities == [.clock, .net(hosts: ["collect.example.com", "*.cdn.example.com"])])
+    let net = manifest.capabilities[1]
+    #expect(net.allows(host: "collect.example.com") && net.allows(host: "img.cdn.example.com"))
+    #expect(!net.allows(host: "cdn.example.com") && !net.allows(host: "evil.com") && !net.allows(host: "collect.example.com.evil.com"))
+  }
+
+  @Test("each broken manifest is an error naming the plugin, the file and the line, and saying how to fix it",
+    arguments: [
+      ("bad_syntax", 4, "'}' expected"),
+      ("wrong_api", 4, "it was written for host API 0.1.0, and this host offers 0.2.0"),
+      ("bad_version", 4, "version '1.0' is not a semantic version (write MAJOR.MINOR.PATCH"),
+      ("unknown_capability", 6, "capability \"files\" is unknown (capabilities: clock, net, storage, timers"),
+    ])
+  func broken(_ name: String, _ line: Int, _ message: String) throws {
+    let error = #expect(throws: PluginError.self) { try PluginManifest.load(folder: pluginFixture(name), hostAPI: host) }
+    #expect(error?.plugin == name)
+    #expect(error?.file.hasSuffix("\(name)/plugin.lua") == true)
+    #expect(error?.line == line, "\(String(describing: error))")
+    #expect(error?.message.contains(message) == true, "\(String(describing: error))")
+  }
+
+  @Test("a manifest that is not a table, loops, or is missing is refused, with the folder as its name")
+  func refused() throws {
+    let table = #expect(throws: PluginError.self) { try PluginManifest.load(folder: pluginFixture("not_a_table"), hostAPI: host) }
+    #expect(table?.message.hasPrefix("plugin.lua must return a table") == true)
+    let loops = #expect(throws: PluginError.self) { try PluginManifest.load(folder: pluginFixture("loops"), hostAPI: host) }
+    #expect(loops?.line == 1)
+    #expect(loops?.message.contains("exceeded") == true, "\(String(describing: loops))")
+    let missing = #expect(throws: PluginError.self) { try PluginManifest.load(folder: pluginFixture("no_manifest"), hostAPI: host) }
+    #expect(missing?.plugin == "no_manifest")
+    #expect(missing?.message.hasPrefix("no plugin.lua in ") == true)
+  }
+
+  @Test("semantic versions parse strictly, order as semver says, and an API fits by major (and minor before 1.0)")
+  func versions() throws {
+    for bad in ["1", "1.0", "v1.0.0", "01.0.0", "1.0.0-", "1.0.0.0", "a.b.c", ""] { #expect(SemanticVersion(bad) == nil, "\(bad)") }
+    let ordered = ["1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0", "1.10.0", "2.0.0"]
+    let versions = ordered.compactMap(SemanticVersion.init)
+    #expect(versions.count == ordered.count)
+    #expect(versions == versions.shuffled().sorted())
+    #expect(SemanticVersion("1.2.3+build.7") == SemanticVersion(1, 2, 3))
+    #expect(SemanticVersion("1.4.0")!.satisfies(SemanticVersion("1.2.0")!))
+    #expect(!SemanticVersion("1.1.0")!.satisfies(SemanticVersion("1.2.0")!))
+    #expect(!SemanticVersion("2.0.0")!.satisfies(SemanticVersion("1.2.0")!))
+    #expect(SemanticVersion("0.2.3")!.satisfies(SemanticVersion("0.2.0")!))
+    #expect(!SemanticVersion("0.3.0")!.satisfies(SemanticVersion("0.2.0")!))
+  }
+}
+
+@Suite("Plugin sets: discovery order, failures left out, clashes named")
+struct PluginSetTests {
+  @Test("--plugin folders first, then plugins/ beside the screen, then the search path; repeats once")
+  func discovery() throws {
+    let screens = FileManager.default.temporaryDirectory.appendingPathComponent("ss-plugins-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: screens) }
+    let beside = screens.appendingPathComponent("plugins")
+    try FileManager.default.createDirectory(at: beside, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: pluginFixture("rating"), toPath: beside.appendingPathComponent("rating").path)
+    let screen = screens.appendingPathComponent("cart.lua").path
+    let folders = PluginSet.folders(
+      explicit: [pluginFixture("analytics")], screen: screen,
+      environment: [PluginSet.pathVariable: "\(pluginFixture("wrong_api")):\(pluginFixture("analytics"))"])
+    #expect(folders.map { ($0 as NSString).lastPathComponent } == ["analytics", "rating", "wrong_api"])
+  }
+
+  @Test("a broken plugin is reported and left out; the others load; a clash names both plugins")
+  func isolation() throws {
+    let set = PluginSet.load(
+      explicit: ["analytics", "bad_syntax", "rating", "wrong_api", "rating_copy"].map(pluginFixture), environment: [:],
+      hostAPI: host)
+    #expect(set.plugins.map(\.name) == ["analytics", "rating"])
+    #expect(set.problems.map(\.plugin) == ["bad_syntax", "wrong_api", "rating2"])
+    #expect(set.problems[2].message.hasPrefix("the component 'stars' is provided by both 'rating' ("))
+  }
+}
