@@ -120,7 +120,8 @@ let package = Package(
     .executableTarget(
       name: "sendingstate",
       dependencies: [
-        "SendingStateTools", "SendingStatePreview", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "SendingStateTools", "SendingStatePreview", "SendingStatePlugins",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/SendingStateCLI",
       swiftSettings: strictSettings

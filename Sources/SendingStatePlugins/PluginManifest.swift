@@ -43,6 +43,15 @@ public struct PluginManifest: Equatable, Sendable {
   /// The plugin's folder.
   public var folder: String
 
+  /// The files of the modules it provides, by the name scripts require
+  /// (`"analytics.events"` → `…/analytics/events.lua`).
+  public var moduleFiles: [String: String] {
+    Dictionary(
+      uniqueKeysWithValues: provides.modules.map { module in
+        (name + "." + module, (folder as NSString).appendingPathComponent(module.replacingOccurrences(of: ".", with: "/") + ".lua"))
+      })
+  }
+
   /// The manifest's file name in a plugin folder.
   public static let fileName = "plugin.lua"
 
@@ -206,9 +215,17 @@ struct ManifestReader {
         capabilities.append(.net(hosts: hosts.sequence.compactMap(\.stringValue)))
       }
     }
-    return PluginManifest(
+    let manifest = PluginManifest(
       name: name, version: version, apiVersion: apiVersion, description: description, provides: provides,
       capabilities: capabilities, folder: folder)
+    for (module, path) in manifest.moduleFiles.sorted(by: { $0.key < $1.key }) {
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
+        throw problem(
+          "modules", "provides.modules names '\(module.dropFirst(name.count + 1))', but \(path) is missing (add it, or drop the name)")
+      }
+    }
+    return manifest
   }
 
   /// `api.example.com` or `*.example.com`: letters, digits, `-` and dots, no scheme, no path.

@@ -18,6 +18,11 @@ public struct PluginSet: Sendable {
   /// Why the others did not.
   public var problems: [PluginError] = []
 
+  /// The modules of every plugin loaded, for ``LuaScreen/Options/modules``.
+  public var modules: [String: String] {
+    plugins.reduce(into: [:]) { all, plugin in all.merge(plugin.moduleFiles) { first, _ in first } }
+  }
+
   /// The environment variable of the plugin search path.
   public static let pathVariable = "SENDINGSTATE_PLUGIN_PATH"
 

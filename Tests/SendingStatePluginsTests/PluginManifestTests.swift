@@ -96,3 +96,36 @@ struct PluginSetTests {
     #expect(set.problems[2].message.hasPrefix("the component 'stars' is provided by both 'rating' ("))
   }
 }
+
+@Suite("Plugin modules: required under the plugin's name, only those the manifest names")
+@MainActor
+struct PluginModuleTests {
+  func screenFixture(_ name: String) -> String {
+    Bundle.module.resourceURL!.appendingPathComponent("Fixtures/screens/\(name)").path
+  }
+
+  @Test("a screen requires a plugin's module by <plugin>.<module>; without the plugin it is not found")
+  func requireModule() throws {
+    let set = PluginSet.load(explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host)
+    #expect(set.modules.keys.sorted() == ["analytics.events"])
+    var options = LuaScreen.Options()
+    options.modules = set.modules
+    let screen = try LuaScreen(path: screenFixture("uses_analytics.lua"), options: options)
+    try screen.tap("go")
+    #expect(screen.state["last"] == "screen.go")
+    let without = #expect(throws: ScriptError.self) { try LuaScreen(path: self.screenFixture("uses_analytics.lua")) }
+    #expect(without?.line == 2)
+    #expect(without?.message.contains("module 'analytics.events' not found") == true)
+  }
+
+  @Test("a file of the plugin that the manifest does not name cannot be required; a named module that is missing is a manifest error")
+  func onlyNamedModules() throws {
+    let set = PluginSet.load(explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host)
+    let runtime = try LuaRuntime(configuration: .init(modules: set.modules))
+    #expect(try runtime.evaluate("return require('analytics.events').name({ type = 'x' })") == ["screen.x"])
+    #expect(throws: ScriptError.self) { try runtime.evaluate("return require('analytics.private')") }
+    let missing = #expect(throws: PluginError.self) { try PluginManifest.load(folder: pluginFixture("missing_module"), hostAPI: host) }
+    #expect(missing?.line == 6)
+    #expect(missing?.message.hasPrefix("provides.modules names 'helpers', but ") == true)
+  }
+}

@@ -256,6 +256,25 @@ struct HelpTests {
     #expect(try await runCLI(["frobnicate"]).status == 2)
   }
 
+  @Test("--plugin loads a plugin's modules; a broken plugin is a warning and the screen runs; plugins list and check")
+  func plugins() async throws {
+    // The plugin fixtures belong to the plugins' own tests; the CLI reads them from there.
+    let fixtures = "Tests/SendingStatePluginsTests/Fixtures"
+    let run = try await runCLI([
+      "run", "\(fixtures)/screens/uses_analytics.lua", "--plugin", "\(fixtures)/plugins/analytics",
+      "--plugin", "\(fixtures)/plugins/wrong_api", "--send", "tap go",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("label#last text=\"screen.go\""))
+    #expect(run.stderr.contains("warning: plugin left out: \(fixtures)/plugins/wrong_api/plugin.lua:4: plugin 'wrong_api': it was written for host API 0.1.0"))
+    let list = try await runCLI(["plugins", "list", "--plugin", "\(fixtures)/plugins/analytics", "--plugin", "\(fixtures)/plugins/bad_syntax"])
+    #expect(list.stdout.hasPrefix("analytics 1.2.0 — Records the actions a screen handles.\n"))
+    #expect(list.stdout.contains("left out: \(fixtures)/plugins/bad_syntax/plugin.lua:4: plugin 'bad_syntax':"))
+    let check = try await runCLI(["plugins", "check", "\(fixtures)/plugins/rating", "\(fixtures)/plugins/unknown_capability"])
+    #expect(check.status == 1)
+    #expect(check.stdout.hasPrefix("rating 0.3.1: ok\n"))
+  }
+
   @Test("shell completion scripts are generated (documented in the top-level help)")
   func completions() async throws {
     let bash = try await runCLI(["--generate-completion-script", "bash"])

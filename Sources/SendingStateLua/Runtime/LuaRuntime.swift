@@ -347,12 +347,16 @@ extension LuaRuntime {
     public var mode: Mode
     /// Folders `require` may load modules from (sandboxed mode).
     public var scriptRoots: [String]
+    /// Modules `require` finds by exact name before searching the roots: name → file (the
+    /// modules plugins provide, `"analytics.events"` → `…/analytics/events.lua`).
+    public var modules: [String: String]
 
     /// Creates a configuration (sandboxed, default limits, no script roots).
-    public init(limits: Limits = Limits(), mode: Mode = .sandboxed, scriptRoots: [String] = []) {
+    public init(limits: Limits = Limits(), mode: Mode = .sandboxed, scriptRoots: [String] = [], modules: [String: String] = [:]) {
       self.limits = limits
       self.mode = mode
       self.scriptRoots = scriptRoots
+      self.modules = modules
     }
   }
 

@@ -297,6 +297,16 @@ extension LuaRuntime {
         LuaSandbox.violationMarker + "module name '\(name)' is not allowed (use dotted names like 'ui.card')",
         kind: .sandboxViolation)
     }
+    if let file = configuration.modules[name] {
+      // A module a plugin provides: exactly this file.
+      do {
+        call.push(try loadFile(file))
+        call.push(file)
+        return 2
+      } catch {
+        return fail(error.description, level: 0, kind: error.kind)
+      }
+    }
     let relative = name.replacingOccurrences(of: ".", with: "/")
     var searched: [String] = []
     for root in scriptRoots {

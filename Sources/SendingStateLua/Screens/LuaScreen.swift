@@ -47,6 +47,8 @@ public final class LuaScreen {
     /// Where the screen's `print` writes, from loading on (`nil`: standard output). Tools that
     /// print a machine-readable report on standard output send script output elsewhere.
     public var output: (@Sendable (String) -> Void)?
+    /// Modules `require` finds by exact name (the modules of the plugins the screen runs with).
+    public var modules: [String: String] = [:]
 
     /// Creates options.
     public init(
@@ -159,7 +161,8 @@ public final class LuaScreen {
     self.options = options
     let folder = (path as NSString).deletingLastPathComponent
     runtime = try LuaRuntime(
-      configuration: .init(limits: options.limits, scriptRoots: [folder.isEmpty ? "." : folder] + options.scriptRoots))
+      configuration: .init(
+        limits: options.limits, scriptRoots: [folder.isEmpty ? "." : folder] + options.scriptRoots, modules: options.modules))
     if let output = options.output { runtime.output = output }
     engine = try ScreenEngine(runtime: runtime, screenHost: host, payload: options.data, swiftUnits: options.swiftUnits)
     store = BindingStore(state: ScreenState(node: nil), identifier: path)

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import SendingStateLua
+import SendingStatePlugins
+
+extension SendingStateCommand {
+  /// `sendingstate plugins list|check`: the plugins a screen would run with.
+  struct Plugins: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "List and check plugins.",
+      discussion: """
+        Plugins are found in the folders given with --plugin, in plugins/ beside
+        the screen, and in the folders of SENDINGSTATE_PLUGIN_PATH (':'-separated).
+
+        Examples:
+          sendingstate plugins list --plugin vendor/analytics examples/shop/shop.lua
+          sendingstate plugins check plugins/rating
+        """,
+      subcommands: [List.self, Check.self]
+    )
+
+    /// The host API version plugins are checked against.
+    static var hostAPI: SemanticVersion { SemanticVersion(LuaScreen.apiVersion)! }
+
+    /// `plugins list [--plugin DIR…] [SCREEN]`.
+    struct List: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(
+        abstract: "List the plugins found for a screen, and those left out with why.")
+
+      @Option(name: .customLong("plugin"), help: "A plugin folder (repeatable).")
+      var plugins: [String] = []
+
+      @Argument(help: "The screen whose plugins/ folder is searched too.")
+      var screen: String?
+
+      func run() async throws {
+        let set = PluginSet.load(explicit: plugins, screen: screen, hostAPI: Plugins.hostAPI)
+        for plugin in set.plugins {
+          let provides = [
+            ("modules", plugin.provides.modules), ("components", plugin.provides.components),
+            ("units", plugin.provides.units), ("middleware", plugin.provides.middleware),
+          ].filter { !$0.1.isEmpty }.map { "\($0.0): \($0.1.joined(separator: ", "))" }
+          emit("\(plugin.name) \(plugin.version) — \(plugin.description)")
+          emit("  folder: \(plugin.folder)")
+          if !provides.isEmpty { emit("  provides \(provides.joined(separator: "; "))") }
+          if !plugin.capabilities.isEmpty { emit("  needs \(plugin.capabilities.map(\.description).joined(separator: ", "))") }
+        }
+        for problem in set.problems { emit("left out: \(problem)") }
+        if set.plugins.isEmpty, set.problems.isEmpty { emit("no plugins found") }
+      }
+    }
+
+    /// `plugins check DIR…`.
+    struct Check: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(
+        abstract: "Check plugin folders: each manifest, each module it names; exit 1 on a problem.")
+
+      @Argument(help: "Plugin folders.")
+      var folders: [String]
+
+      func run() async throws {
+        let set = PluginSet.load(explicit: folders, environment: [:], hostAPI: Plugins.hostAPI)
+        for plugin in set.plugins { emit("\(plugin.name) \(plugin.version): ok") }
+        for problem in set.problems { emit(problem.description) }
+        if !set.problems.isEmpty { throw ExitCode(1) }
+      }
+    }
+  }
+}
