@@ -246,7 +246,7 @@
 ---@field schema table? Field types every new state must fit.
 ---@field units table<string, SSUnitModule>? Renderers of server-driven unit types.
 ---@field layout fun(ui: SSUI): SSView Builds the view tree once (required).
----@field configure fun(view: SSViews, state: table) Applies the state to the views (required).
+---@field configure fun(view: SSViews, state: table, old: table?) Applies the state to the views (required); old is the state shown before (nil the first time).
 ---@field events (fun(view: SSViews, on: SSOn))? Declares sender → event → actions.
 ---@field handle (fun(action: SSAction, store: SSStore))? Changes state through the store.
 

@@ -745,10 +745,12 @@ local function runHandle()
 end
 
 -- configure and the units' configure, then the rows of lists whose items or window changed.
+-- configure gets the state it showed before (nil the first time), and runs only when the state
+-- changed: an update that writes the values state already had commits the same state.
 local function render(force)
   if force or not rawequal(working, committed) then
     local saved, savedContext = enter("configure", "configure", "state is read-only in configure")
-    screen.configure(screen.scope.views, working)
+    screen.configure(screen.scope.views, working, committed)
     for _, host in ipairs(screen.unitHosts) do
       if host.unitConfigure ~= nil then
         context = "configure " .. host.unitLabel

@@ -83,7 +83,9 @@ public enum LuaHostAPI {
     Member(name: "schema", signature: "table?", doc: "Field types every new state must fit."),
     Member(name: "units", signature: "table<string, SSUnit>?", doc: "Renderers of server-driven unit types."),
     Member(name: "layout", signature: "fun(ui: SSUI): SSView", doc: "Builds the view tree once (required)."),
-    Member(name: "configure", signature: "fun(view: table<string, SSView>, state: table)", doc: "Applies the state to the views (required)."),
+    Member(
+      name: "configure", signature: "fun(view: table<string, SSView>, state: table, old: table?)",
+      doc: "Applies the state to the views (required); old is the state shown before (nil the first time)."),
     Member(name: "events", signature: "(fun(view: table<string, SSView>, on: SSOn))?", doc: "Declares sender → event → actions."),
     Member(name: "handle", signature: "(fun(action: SSAction, store: SSStore))?", doc: "Changes state through the store."),
   ]

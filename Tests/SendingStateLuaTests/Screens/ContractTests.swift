@@ -75,4 +75,17 @@ struct ContractTests {
     #expect(unknown?.line == 3)
     #expect(unknown?.message.contains("unknown view kind 'ui.lable' (kinds: button, image, label, list,") == true)
   }
+
+  @Test("configure gets the state it showed before (nil the first time); a commit of an equal state does not reconfigure")
+  func renderWithHistory() throws {
+    let screen = try LuaScreen(path: screenFixture("history.lua"))
+    func label(_ id: String) -> String? { (try? screen.view(id) as? Label)?.text }
+    #expect(label("was") == "first" && label("renders") == "1")
+    try screen.perform(action: "bump")
+    #expect(label("count") == "1" && label("was") == "0" && label("renders") == "2")
+    try screen.perform(action: "same")  // writes the values state already has
+    #expect(label("renders") == "2")
+    try screen.perform(action: "bump")
+    #expect(label("count") == "2" && label("was") == "1" && label("renders") == "3")
+  }
 }
