@@ -42,7 +42,7 @@ struct StubGeneratorTests {
   func typedViewsAndActions() throws {
     let stubs = StubGenerator.stubs
     #expect(stubs.contains("---@class SSViews\n---@field [string] SSAnyView"))
-    #expect(stubs.contains("---@field configure fun(view: SSViews, state: table)"))
+    #expect(stubs.contains("---@field configure fun(view: SSViews, state: table, old: table?)"))
     #expect(stubs.contains("callback: fun(state: table, sender: SSAnyView)"))
     let any = try #require(section(stubs, "---@class SSAnyView: SSView"))
     #expect(any.contains("---@field text string "))
