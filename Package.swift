@@ -97,7 +97,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SendingStatePluginsTests",
-      dependencies: ["SendingStatePlugins", "SendingStateLua"],
+      dependencies: ["SendingStatePlugins", "SendingStateLua", "SendingStateHeadless"],
       resources: [.copy("Fixtures")],
       swiftSettings: strictSettings
     ),

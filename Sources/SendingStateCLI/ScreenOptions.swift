@@ -33,6 +33,7 @@ struct ScreenOptions: ParsableArguments {
       FileHandle.standardError.write(Data("\(label) plugin left out: \(problem)\n".utf8))
     }
     options.modules = set.modules
+    options.components = set.components
     if let state { options.state = try JSONInput.value(fromArgument: state, name: "--state") }
     if let data {
       do {

@@ -52,6 +52,15 @@ public struct PluginManifest: Equatable, Sendable {
       })
   }
 
+  /// The files of the components it provides, by the name `ui.<name>` builds
+  /// (`"stars"` → `…/rating/components/stars.lua`).
+  public var componentFiles: [String: String] {
+    Dictionary(
+      uniqueKeysWithValues: provides.components.map { component in
+        (component, (folder as NSString).appendingPathComponent("components/\(component).lua"))
+      })
+  }
+
   /// The manifest's file name in a plugin folder.
   public static let fileName = "plugin.lua"
 
@@ -218,6 +227,10 @@ struct ManifestReader {
     let manifest = PluginManifest(
       name: name, version: version, apiVersion: apiVersion, description: description, provides: provides,
       capabilities: capabilities, folder: folder)
+    for (component, path) in manifest.componentFiles.sorted(by: { $0.key < $1.key })
+    where !FileManager.default.fileExists(atPath: path) {
+      throw problem("components", "provides.components names '\(component)', but \(path) is missing (add it, or drop the name)")
+    }
     for (module, path) in manifest.moduleFiles.sorted(by: { $0.key < $1.key }) {
       var isFolder: ObjCBool = false
       guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {

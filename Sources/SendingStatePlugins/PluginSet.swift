@@ -23,6 +23,11 @@ public struct PluginSet: Sendable {
     plugins.reduce(into: [:]) { all, plugin in all.merge(plugin.moduleFiles) { first, _ in first } }
   }
 
+  /// The components of every plugin loaded, for ``LuaScreen/Options/components``.
+  public var components: [String: String] {
+    plugins.reduce(into: [:]) { all, plugin in all.merge(plugin.componentFiles) { first, _ in first } }
+  }
+
   /// The environment variable of the plugin search path.
   public static let pathVariable = "SENDINGSTATE_PLUGIN_PATH"
 

@@ -1,4 +1,5 @@
 import Foundation
+import SendingStateHeadless
 import SendingStateLua
 import Testing
 
@@ -94,6 +95,7 @@ struct PluginSetTests {
     #expect(set.plugins.map(\.name) == ["analytics", "rating"])
     #expect(set.problems.map(\.plugin) == ["bad_syntax", "wrong_api", "rating2"])
     #expect(set.problems[2].message.hasPrefix("the component 'stars' is provided by both 'rating' ("))
+    #expect(set.components.keys.sorted() == ["stars"])
   }
 }
 
@@ -127,5 +129,18 @@ struct PluginModuleTests {
     let missing = #expect(throws: PluginError.self) { try PluginManifest.load(folder: pluginFixture("missing_module"), hostAPI: host) }
     #expect(missing?.line == 6)
     #expect(missing?.message.hasPrefix("provides.modules names 'helpers', but ") == true)
+  }
+
+  @Test("a plugin's component is built with ui.<name> by a screen that does not declare it")
+  func pluginComponent() throws {
+    let set = PluginSet.load(explicit: [pluginFixture("rating")], environment: [:], hostAPI: host)
+    var options = LuaScreen.Options()
+    options.components = set.components
+    let screen = try LuaScreen(path: screenFixture("rated.lua"), options: options)
+    #expect((try screen.view("five.stars") as? Label)?.text == "*....")
+    try screen.tap("five.more")
+    #expect((try screen.view("five.stars") as? Label)?.text == "**...")
+    let without = #expect(throws: ScriptError.self) { try LuaScreen(path: self.screenFixture("rated.lua")) }
+    #expect(without?.message.contains("unknown view kind 'ui.stars'") == true)
   }
 }

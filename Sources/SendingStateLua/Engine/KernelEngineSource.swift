@@ -428,10 +428,52 @@ end
 for name, kind in pairs(kinds) do
   if kind.builder then ui[name] = function(spec) return build(name, spec) end end
 end
+local runLayout  -- defined below
+
+-- A component from a plugin or the screen's `components`: a unit host whose data is the
+-- builder's properties (the props), with its own layout, configure(view, props, state) and
+-- events; its views are addressed as `<component id>.<view id>`.
+local function buildComponent(name, module, spec)
+  if type(spec) ~= "table" then
+    error(where() .. "ui." .. name .. " takes a table of properties, got " .. type(spec), 0)
+  end
+  if phase ~= "layout" then
+    error(where() .. "ui." .. name .. " builds views only while layout runs", 0)
+  end
+  local props = {}
+  for key, value in next, spec do
+    if type(key) ~= "string" then
+      error(where() .. "ui." .. name .. ": a component takes properties, not child views", 0)
+    end
+    if key ~= "id" then props[key] = value end
+  end
+  if spec.id ~= nil and type(spec.id) ~= "string" then
+    error(where() .. "ui." .. name .. ".id: expected string, got " .. describe(spec.id), 0)
+  end
+  local host = newView("unit")
+  host.line = where()
+  host.mirror.id = spec.id or name
+  host.mirror.type = name
+  host.unitData = S.freeze(props, "props")
+  local label = "component '" .. host.mirror.id .. "' (" .. name .. ")"
+  local content = runLayout(module.layout, label .. " layout")
+  attach(host, content, 1, "ui." .. name)
+  host.unitScope = newScope("unit", content, host, label)
+  host.unitScope.subject = host.unitData
+  host.unitConfigure = module.configure
+  host.unitLabel = label
+  declareEvents(host.unitScope, module.events, label .. " events")
+  screen.unitHosts[#screen.unitHosts + 1] = host
+  return host.proxy
+end
+
 setmetatable(ui, {
   __index = function(_, name)
+    local component = screen.components and screen.components[name]
+    if component ~= nil then return function(spec) return buildComponent(name, component, spec) end end
     local known = {}
     for key in pairs(ui) do known[#known + 1] = key end
+    for key in pairs(screen.components or {}) do known[#known + 1] = key end
     sort(known)
     error(where() .. "unknown view kind 'ui." .. tostring(name) .. "' (kinds: " .. concat(known, ", ") .. ")", 0)
   end,
@@ -441,7 +483,7 @@ setmetatable(ui, {
 E.ui = ui
 
 -- Runs a layout function and returns the root it built.
-local function runLayout(fn, label)
+function runLayout(fn, label)
   local saved, savedContext = enter("layout", label)
   local root = fn(ui)
   phase, context = saved, savedContext
@@ -849,9 +891,10 @@ end
 
 -- Opens the screen: builds the layout, declares the events, checks the first state, runs
 -- configure and fills the lists. The host commits it like an event.
-function E.load(module, initial, unitModules, schema)
+function E.load(module, initial, unitModules, schema, components)
   begin()
   screen.lists, screen.unitHosts, screen.units, screen.unitNames = {}, {}, unitModules or {}, {}
+  screen.components = components or {}
   for name in pairs(screen.units) do screen.unitNames[#screen.unitNames + 1] = name end
   sort(screen.unitNames)
   screen.configure = module.configure

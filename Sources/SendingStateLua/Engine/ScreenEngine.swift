@@ -80,7 +80,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   // MARK: - The pipeline
 
   /// Loads the screen: layout, events, the first state and configure, as one event.
-  func load(module: LuaRef, initial: LuaValue?, units: LuaRef?, schema: LuaRef?) throws -> Outcome {
+  func load(module: LuaRef, initial: LuaValue?, units: LuaRef?, schema: LuaRef?, components: LuaRef? = nil) throws -> Outcome {
     try run("load", context: "loading") { stack throws(LuaBridgeError) in
       stack.push(reference: module.reference)
       if let initial {
@@ -92,7 +92,8 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       }
       if let units { stack.push(reference: units.reference) } else { stack.pushNil() }
       if let schema { stack.push(reference: schema.reference) } else { stack.pushNil() }
-      return 4
+      if let components { stack.push(reference: components.reference) } else { stack.pushNil() }
+      return 5
     }
   }
 
@@ -210,7 +211,8 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     case "screen":
       return screenHost
     case "unit":
-      guard let unit = unit(section: creation.section, index: creation.unit) else { return View() }
+      // A unit host renders a payload unit; one with no unit is a component's host.
+      guard let unit = unit(section: creation.section, index: creation.unit) else { return LuaComponentHost(id: nil) }
       let host = LuaUnitHost(unit: unit, id: nil)
       if creation.swift, let render = swiftUnits[unit.unitType] {
         host.addSubview(render(unit))

@@ -49,6 +49,9 @@ public final class LuaScreen {
     public var output: (@Sendable (String) -> Void)?
     /// Modules `require` finds by exact name (the modules of the plugins the screen runs with).
     public var modules: [String: String] = [:]
+    /// Components `ui.<name>` builds, by name: the files of component modules (the components
+    /// of the plugins the screen runs with). The screen's own `components` table wins.
+    public var components: [String: String] = [:]
 
     /// Creates options.
     public init(
@@ -170,7 +173,9 @@ public final class LuaScreen {
     let module = try loadModule()
     let contract = try checkContract(module)
     name = contract.name
-    let outcome = try engine.load(module: module, initial: options.state, units: contract.units, schema: contract.schema)
+    let components = try loadComponents(screenOwn: contract.components)
+    let outcome = try engine.load(
+      module: module, initial: options.state, units: contract.units, schema: contract.schema, components: components)
     warnings += outcome.warnings
     root = host.subviews.first ?? View()
     viewsByID = engine.screenViews()
@@ -199,12 +204,47 @@ public final class LuaScreen {
     return module
   }
 
+  /// The components `ui.<name>` builds: each plugin component file run as a module, then the
+  /// screen's own `components` (which win). A component is `{ layout = function(ui),
+  /// configure = function(view, props, state), events = function(view, on) }`.
+  private func loadComponents(screenOwn: LuaRef?) throws -> LuaRef? {
+    guard !options.components.isEmpty || screenOwn != nil else { return nil }
+    let all = try runtime.makeValue(.table(LuaTable()), path: "components")
+    for (name, file) in options.components.sorted(by: { $0.key < $1.key }) {
+      let chunk = try runtime.loadFile(file)
+      let results = try runtime.callReturningReferences(chunk, with: [], context: "loading the component '\(name)'")
+      guard let component = results.first, Self.isComponent(component) else {
+        throw ScriptError(
+          kind: .runtime, message: "component '\(name)' must return { layout = function(ui) … end, configure = …, events = … }",
+          chunk: file)
+      }
+      all.setField(name, to: component)
+    }
+    if let screenOwn, case .table(let table)? = try? screenOwn.value(path: "components") {
+      for name in table.fields.keys.sorted() {
+        if let component = screenOwn.field(name) { all.setField(name, to: component) }
+      }
+    }
+    if case .table(let table)? = try? all.value(path: "components"),
+      let clash = table.fields.keys.sorted().first(where: { ViewRegistry.byName[$0] != nil })
+    {
+      throw contractError("component '\(clash)' has the name of a built-in view kind (ui.\(clash)); rename it")
+    }
+    return all
+  }
+
+  static func isComponent(_ value: LuaRef) -> Bool {
+    value.typeName == "table" && value.field("layout")?.typeName == "function"
+  }
+
   private func contractError(_ message: String) -> ScriptError {
     ScriptError(kind: .runtime, message: message, chunk: path)
   }
 
   /// Checks the fields of the screen table; the kernel reads them from there.
-  private func checkContract(_ module: LuaRef) throws -> (name: String?, units: LuaRef?, schema: LuaRef?) {
+  private func checkContract(_ module: LuaRef) throws -> (
+    name: String?, units: LuaRef?, schema: LuaRef?, components: LuaRef?
+  ) {
     for (field, required) in [("layout", true), ("configure", true), ("events", false), ("handle", false)] {
       guard let value = module.field(field) else {
         if required { throw contractError("screen field '\(field)' must be a function (got nil)") }
@@ -243,7 +283,21 @@ public final class LuaScreen {
     if let schema, schema.typeName != "table" {
       throw ScriptError(kind: .typeMismatch, message: "schema: expected a table of field types", chunk: path)
     }
-    return (name, units, schema)
+    let components = module.field("components")
+    if let components {
+      guard components.typeName == "table", case .table(let table)? = try? components.value(path: "components"),
+        table.sequence.isEmpty
+      else {
+        throw contractError("screen field 'components' must be a table of component modules (got \(components.typeName))")
+      }
+      for componentName in table.fields.keys.sorted() {
+        guard let component = components.field(componentName), Self.isComponent(component) else {
+          throw contractError(
+            "components.\(componentName) must be a component: { layout = function(ui), configure = …, events = … }")
+        }
+      }
+    }
+    return (name, units, schema, components)
   }
 
   // MARK: - Effects

@@ -88,4 +88,16 @@ struct ContractTests {
     try screen.perform(action: "bump")
     #expect(label("count") == "2" && label("was") == "1" && label("renders") == "3")
   }
+
+  @Test("components: ui.<name> builds a component like a built-in kind; props, the screen's state, its own events")
+  func components() throws {
+    let screen = try LuaScreen(path: screenFixture("components.lua"))
+    func text(_ id: String) -> String? { (try? screen.view(id) as? Label)?.text }
+    #expect(text("five.stars") == "*...." && text("three.stars") == "*..")
+    #expect(try screen.tap("three.more").actions == [["type": "rate", "max": 3]])
+    try screen.tap("three.more")
+    #expect(text("five.stars") == "***.." && text("three.stars") == "***")
+    try screen.tap("three.more")  // at its max: nothing changes
+    #expect(screen.state["rating"] == 3)
+  }
 }

@@ -2,6 +2,6 @@ return {
   name = "rating",
   version = "0.3.1",
   api_version = "0.2.0",
-  description = "Stars: a component and a unit renderer.",
-  provides = { components = { "stars" }, units = { "rating" } },
+  description = "Stars: a rating component.",
+  provides = { components = { "stars" } },
 }
