@@ -61,6 +61,20 @@ public struct PluginManifest: Equatable, Sendable {
       })
   }
 
+  /// Its middleware as the screen runs them (`…/middleware/<name>.lua`), in the manifest's
+  /// order, each held to the plugin's capabilities.
+  public var middleware: [LuaScreen.Middleware] {
+    let hosts = capabilities.lazy.compactMap { capability -> [String]? in
+      if case .net(let hosts) = capability { return hosts }
+      return nil
+    }.first
+    return provides.middleware.map { name in
+      LuaScreen.Middleware(
+        name: name, plugin: self.name, file: (folder as NSString).appendingPathComponent("middleware/\(name).lua"),
+        timers: capabilities.contains(.timers), netHosts: hosts)
+    }
+  }
+
   /// The manifest's file name in a plugin folder.
   public static let fileName = "plugin.lua"
 
@@ -230,6 +244,9 @@ struct ManifestReader {
     for (component, path) in manifest.componentFiles.sorted(by: { $0.key < $1.key })
     where !FileManager.default.fileExists(atPath: path) {
       throw problem("components", "provides.components names '\(component)', but \(path) is missing (add it, or drop the name)")
+    }
+    for middleware in manifest.middleware where !FileManager.default.fileExists(atPath: middleware.file) {
+      throw problem("middleware", "provides.middleware names '\(middleware.name)', but \(middleware.file) is missing (add it, or drop the name)")
     }
     for (module, path) in manifest.moduleFiles.sorted(by: { $0.key < $1.key }) {
       var isFolder: ObjCBool = false

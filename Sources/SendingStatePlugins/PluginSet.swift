@@ -1,4 +1,5 @@
 import Foundation
+import SendingStateLua
 
 /// The plugins a screen runs with: found, read, checked against each other; each one that
 /// fails is reported and left out, and the rest load.
@@ -27,6 +28,10 @@ public struct PluginSet: Sendable {
   public var components: [String: String] {
     plugins.reduce(into: [:]) { all, plugin in all.merge(plugin.componentFiles) { first, _ in first } }
   }
+
+  /// The middleware of every plugin loaded: plugins in the order found, each plugin's in its
+  /// manifest's order.
+  public var middleware: [LuaScreen.Middleware] { plugins.flatMap(\.middleware) }
 
   /// The environment variable of the plugin search path.
   public static let pathVariable = "SENDINGSTATE_PLUGIN_PATH"

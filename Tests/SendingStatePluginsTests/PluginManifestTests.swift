@@ -143,4 +143,32 @@ struct PluginModuleTests {
     let without = #expect(throws: ScriptError.self) { try LuaScreen(path: self.screenFixture("rated.lua")) }
     #expect(without?.message.contains("unknown view kind 'ui.stars'") == true)
   }
+
+  @Test("middleware sees each action before handle: it may pass, change or drop it; its effects are held to its capabilities")
+  func middleware() async throws {
+    let set = PluginSet.load(explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host)
+    #expect(set.middleware.map(\.name) == ["record"])
+    var options = LuaScreen.Options()
+    options.middleware = set.middleware
+    let screen = try LuaScreen(path: screenFixture("recorded.lua"), options: options)
+    try screen.tap("go")
+    try screen.perform(action: "secret")
+    try screen.perform(action: "legacy")
+    #expect(screen.state["seen"] == ["go"])  // secret dropped and legacy renamed before recording
+    #expect(screen.state["handled"] == ["go", "go"])  // the renamed one reached handle as go
+    // analytics lists clock and net (collect.example.com, *.cdn.example.com), not timers.
+    let timer = #expect(throws: ScriptError.self) { try screen.perform(action: "try-timer") }
+    #expect(timer?.message.hasPrefix("plugin 'analytics' may not start timers: it does not list the 'timers' capability") == true)
+    #expect(timer?.line == 6 && timer?.chunk?.hasSuffix("middleware/record.lua") == true)
+    #expect(timer?.context?.contains("middleware 'record' of plugin 'analytics'") == true, "\(String(describing: timer?.context))")
+    let elsewhere = #expect(throws: ScriptError.self) {
+      try screen.perform(action: ["type": "try-fetch", "url": "https://evil.example.org/steal"])
+    }
+    #expect(elsewhere?.message == "plugin 'analytics' may not reach 'evil.example.org': its net capability lists collect.example.com, *.cdn.example.com")
+    #expect(elsewhere?.line == 7)
+    try screen.perform(action: ["type": "try-fetch", "url": "https://img.cdn.example.com/a.png"])
+    #expect(screen.pendingEffects == 1)
+    screen.close()
+    #expect(screen.state["seen"] == ["go", "try-fetch"])  // the refused events changed nothing
+  }
 }

@@ -633,6 +633,44 @@ function storeMethods.dispatch(self, value)
   for _, action in ipairs(actionsFrom(value)) do enqueue(action) end
 end
 
+-- The plugin whose middleware runs now, with its capabilities (nil: the screen's own code).
+local gate
+
+-- Whether `host` is one of `patterns` ("api.example.com", or "*.example.com" for subdomains).
+local function hostAllowed(host, patterns)
+  host = host:lower()
+  for _, pattern in ipairs(patterns) do
+    pattern = pattern:lower()
+    if pattern:sub(1, 2) == "*." then
+      local suffix = pattern:sub(2)
+      if #host > #suffix and host:sub(-#suffix) == suffix then return true end
+    elseif host == pattern then
+      return true
+    end
+  end
+  return false
+end
+
+local function checkCapability(kind, url)
+  if gate == nil then return end
+  local caps = gate.capabilities
+  if kind == "after" and not caps.timers then
+    error(where() .. "plugin '" .. gate.plugin .. "' may not start timers: it does not list the 'timers' capability"
+      .. " (add it to capabilities in its plugin.lua)", 0)
+  end
+  if kind == "fetch" then
+    if caps.net == nil then
+      error(where() .. "plugin '" .. gate.plugin .. "' may not fetch: it does not list the 'net' capability"
+        .. " (add net = { \"host\" } to capabilities in its plugin.lua)", 0)
+    end
+    local host = url:match("^https?://([^/:?#@]+)") or ""
+    if not hostAllowed(host, caps.net) then
+      error(where() .. "plugin '" .. gate.plugin .. "' may not reach '" .. host .. "': its net capability lists "
+        .. concat(caps.net, ", "), 0)
+    end
+  end
+end
+
 local function checkEffects()
   if not handler.effects then
     error(where() .. "effects (store:after, store:fetch) are available to screens only", 0)
@@ -647,6 +685,7 @@ function storeMethods.after(self, seconds, action)
   if not rawequal(self, store) then self, seconds, action = store, self, seconds end
   checkStore(self)
   checkEffects()
+  checkCapability("after")
   if type(seconds) ~= "number" or seconds ~= seconds or seconds < 0 or seconds > limits.maxEffectDelay then
     error(where() .. "bad argument #1 to 'after' (seconds must be a finite number from 0 to " .. limits.maxEffectDelay
       .. ", got " .. tostring(seconds) .. ")", 0)
@@ -665,6 +704,7 @@ function storeMethods.fetch(self, url, types)
   if type(types) ~= "table" or type(types.ok) ~= "string" or type(types.fail) ~= "string" then
     error(where() .. "bad argument #2 to 'fetch' ({ ok = \"type\", fail = \"type\" } expected)", 0)
   end
+  checkCapability("fetch", url)
   local effects = event.effects
   effects[#effects + 1] = { kind = "fetch", url = url, ok = types.ok, fail = types.fail }
 end
@@ -772,13 +812,39 @@ end
 -- The pipeline
 -- ======================================================================
 
+-- The screen's middleware (plugins'), in order, around one action: each gets it and returns it
+-- (perhaps changed), another action, or false/nil to drop it; effects it starts are held to
+-- its plugin's capabilities. Returns the action `handle` gets, or nil.
+local function throughMiddleware(action)
+  local chain = screen.middleware
+  if chain == nil or handler ~= screen.handler then return action end
+  for i = 1, #chain do
+    local mw = chain[i]
+    local saved, savedContext = enter("handle",
+      "middleware '" .. mw.name .. "' of plugin '" .. mw.plugin .. "' (action '" .. tostring(action.type) .. "')")
+    gate = mw
+    local result = mw.fn(S.thaw(action), store)
+    gate = nil
+    phase, context = saved, savedContext
+    if result == nil or result == false then return nil end
+    local made, actions = pcall(actionsFrom, result)
+    if not made or #actions ~= 1 then
+      error(definedAt(mw.fn) .. "middleware '" .. mw.name .. "' of plugin '" .. mw.plugin
+        .. "' must return one action (or false to drop it)" .. (made and "" or (": " .. tostring(actions))), 0)
+    end
+    action = actions[1]
+  end
+  return action
+end
+
 local function runHandle()
   while queueHead <= #queue do
     local action = queue[queueHead]
     queueHead = queueHead + 1
     event.actions[#event.actions + 1] = action
+    action = throughMiddleware(action)
     local fn = handler.fn
-    if fn ~= nil then
+    if fn ~= nil and action ~= nil then
       local saved, savedContext = enter("handle", "handle (action '" .. tostring(action.type) .. "')")
       fn(S.thaw(action), store)
       phase, context = saved, savedContext
@@ -827,6 +893,7 @@ local function subjectOf(scope, token, gesturePhase)
 end
 
 local function begin()
+  gate = nil
   event = newEvent()
   queue, queueHead = {}, 1
   working = committed
@@ -891,10 +958,11 @@ end
 
 -- Opens the screen: builds the layout, declares the events, checks the first state, runs
 -- configure and fills the lists. The host commits it like an event.
-function E.load(module, initial, unitModules, schema, components)
+function E.load(module, initial, unitModules, schema, components, middleware)
   begin()
   screen.lists, screen.unitHosts, screen.units, screen.unitNames = {}, {}, unitModules or {}, {}
   screen.components = components or {}
+  screen.middleware = middleware
   for name in pairs(screen.units) do screen.unitNames[#screen.unitNames + 1] = name end
   sort(screen.unitNames)
   screen.configure = module.configure

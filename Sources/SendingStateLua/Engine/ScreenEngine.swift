@@ -80,7 +80,9 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   // MARK: - The pipeline
 
   /// Loads the screen: layout, events, the first state and configure, as one event.
-  func load(module: LuaRef, initial: LuaValue?, units: LuaRef?, schema: LuaRef?, components: LuaRef? = nil) throws -> Outcome {
+  func load(
+    module: LuaRef, initial: LuaValue?, units: LuaRef?, schema: LuaRef?, components: LuaRef? = nil, middleware: LuaRef? = nil
+  ) throws -> Outcome {
     try run("load", context: "loading") { stack throws(LuaBridgeError) in
       stack.push(reference: module.reference)
       if let initial {
@@ -93,7 +95,8 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       if let units { stack.push(reference: units.reference) } else { stack.pushNil() }
       if let schema { stack.push(reference: schema.reference) } else { stack.pushNil() }
       if let components { stack.push(reference: components.reference) } else { stack.pushNil() }
-      return 5
+      if let middleware { stack.push(reference: middleware.reference) } else { stack.pushNil() }
+      return 6
     }
   }
 

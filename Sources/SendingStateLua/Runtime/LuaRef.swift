@@ -98,6 +98,18 @@ public final class LuaRef {
     try? setField(key) { stack throws(LuaBridgeError) in stack.push(reference: value.reference) }
   }
 
+  /// Sets the raw element `index` (1-based) of the referenced table to another referenced value,
+  /// to build lists of functions and tables from Swift.
+  package func setElement(_ index: Int, to value: LuaRef) {
+    let stack = runtime.stack
+    let base = stack.top
+    stack.push(reference: reference)
+    defer { lua_settop(runtime.L, base) }
+    guard stack.type(at: -1) == LUA_TTABLE else { return }
+    stack.push(reference: value.reference)
+    lua_rawseti(runtime.L, -2, lua_Integer(index))
+  }
+
   /// Raw-sets `key` to the value `pushValue` pushes; does nothing unless this is a table.
   private func setField(_ key: String, pushValue: (LuaStack) throws(LuaBridgeError) -> Void) throws(LuaBridgeError) {
     let stack = runtime.stack

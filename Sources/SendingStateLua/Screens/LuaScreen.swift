@@ -52,6 +52,9 @@ public final class LuaScreen {
     /// Components `ui.<name>` builds, by name: the files of component modules (the components
     /// of the plugins the screen runs with). The screen's own `components` table wins.
     public var components: [String: String] = [:]
+    /// Middleware around dispatch, in the order they run (the middleware of the plugins the
+    /// screen runs with).
+    public var middleware: [Middleware] = []
 
     /// Creates options.
     public init(
@@ -64,6 +67,31 @@ public final class LuaScreen {
       self.data = data
       self.swiftUnits = swiftUnits
       self.output = output
+    }
+  }
+
+  /// A middleware: a file returning `function(action, store)` that returns the action (perhaps
+  /// changed), another action, or `false` to drop it; it runs before `handle` for every action,
+  /// and the effects it starts are held to its plugin's capabilities.
+  public struct Middleware: Sendable, Equatable {
+    /// Its name (from the plugin's manifest).
+    public var name: String
+    /// The plugin it belongs to (named in errors).
+    public var plugin: String
+    /// The file that returns the function.
+    public var file: String
+    /// Whether it may start timers (`store:after`).
+    public var timers: Bool
+    /// The hosts it may fetch from (`nil`: no fetches at all).
+    public var netHosts: [String]?
+
+    /// Creates a middleware description.
+    public init(name: String, plugin: String, file: String, timers: Bool = false, netHosts: [String]? = nil) {
+      self.name = name
+      self.plugin = plugin
+      self.file = file
+      self.timers = timers
+      self.netHosts = netHosts
     }
   }
 
@@ -174,8 +202,10 @@ public final class LuaScreen {
     let contract = try checkContract(module)
     name = contract.name
     let components = try loadComponents(screenOwn: contract.components)
+    let middleware = try loadMiddleware()
     let outcome = try engine.load(
-      module: module, initial: options.state, units: contract.units, schema: contract.schema, components: components)
+      module: module, initial: options.state, units: contract.units, schema: contract.schema, components: components,
+      middleware: middleware)
     warnings += outcome.warnings
     root = host.subviews.first ?? View()
     viewsByID = engine.screenViews()
@@ -231,6 +261,30 @@ public final class LuaScreen {
       throw contractError("component '\(clash)' has the name of a built-in view kind (ui.\(clash)); rename it")
     }
     return all
+  }
+
+  /// The middleware chain for the kernel: `{ { name, plugin, fn, capabilities }, … }`.
+  private func loadMiddleware() throws -> LuaRef? {
+    guard !options.middleware.isEmpty else { return nil }
+    let chain = try runtime.makeValue(.table(LuaTable()), path: "middleware")
+    for (position, middleware) in options.middleware.enumerated() {
+      let chunk = try runtime.loadFile(middleware.file)
+      let results = try runtime.callReturningReferences(
+        chunk, with: [], context: "loading middleware '\(middleware.name)' of plugin '\(middleware.plugin)'")
+      guard let function = results.first, function.typeName == "function" else {
+        throw ScriptError(
+          kind: .runtime,
+          message: "middleware '\(middleware.name)' of plugin '\(middleware.plugin)' must return function(action, store)",
+          chunk: middleware.file)
+      }
+      var capabilities: LuaValue = ["timers": .boolean(middleware.timers)]
+      if let hosts = middleware.netHosts { capabilities["net"] = .table(LuaTable(sequence: hosts.map(LuaValue.string))) }
+      let entry = try runtime.makeValue(
+        ["name": .string(middleware.name), "plugin": .string(middleware.plugin), "capabilities": capabilities], path: "middleware")
+      entry.setField("fn", to: function)
+      chain.setElement(position + 1, to: entry)
+    }
+    return chain
   }
 
   static func isComponent(_ value: LuaRef) -> Bool {
