@@ -374,13 +374,18 @@ end
 local listFunctions = { row = true, configure = true, events = true }
 local deferredProps = { value = true, selectedIndex = true }  -- set after their bounds
 
-local function build(kindName, spec)
+-- A builder's argument must be a table, and views are built only while a layout runs.
+local function checkBuilder(name, spec, takes)
   if type(spec) ~= "table" then
-    error(where() .. "ui." .. kindName .. " takes a table ({ id = …, properties…, children… }), got " .. type(spec), 0)
+    error(where() .. "ui." .. name .. " takes " .. takes .. ", got " .. type(spec), 0)
   end
   if phase ~= "layout" then
-    error(where() .. "ui." .. kindName .. " builds views only while layout runs (rows and units have their own layout)", 0)
+    error(where() .. "ui." .. name .. " builds views only while layout runs (rows, units and components have their own layout)", 0)
   end
+end
+
+local function build(kindName, spec)
+  checkBuilder(kindName, spec, "a table ({ id = …, properties…, children… })")
   local rec = newView(kindName)
   rec.line = where()
   local children, deferred = {}, {}
@@ -434,12 +439,7 @@ local runLayout  -- defined below
 -- builder's properties (the props), with its own layout, configure(view, props, state) and
 -- events; its views are addressed as `<component id>.<view id>`.
 local function buildComponent(name, module, spec)
-  if type(spec) ~= "table" then
-    error(where() .. "ui." .. name .. " takes a table of properties, got " .. type(spec), 0)
-  end
-  if phase ~= "layout" then
-    error(where() .. "ui." .. name .. " builds views only while layout runs", 0)
-  end
+  checkBuilder(name, spec, "a table of properties")
   local props = {}
   for key, value in next, spec do
     if type(key) ~= "string" then

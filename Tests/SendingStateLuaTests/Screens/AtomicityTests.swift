@@ -137,7 +137,7 @@ struct AtomicityTests {
     let fresh = try screen.reloaded()
     #expect(screen.isClosed && screen.pendingEffects == 0)
     #expect(fresh.pendingEffects == 2)
-    #expect(await fresh.settle())
+    #expect(await fresh.settle(timeout: .seconds(60)))  // a bound, not a timing: a loaded 2-core machine can take seconds
     #expect(fresh.state["ticks"] == 2)
     #expect(fresh.actionLog == [["type": "tick"], ["type": "tick"]])
   }

@@ -14,7 +14,7 @@ struct EffectTests {
     try screen.perform(action: "start")
     #expect(screen.state["ticks"] == 0)
     #expect(screen.pendingEffects == 2)
-    #expect(await screen.settle())
+    #expect(await screen.settle(timeout: .seconds(60)))
     #expect(screen.state["ticks"] == 2)
     #expect(screen.actionLog == [["type": "start"], ["type": "tick"], ["type": "tick"]])
   }
@@ -24,17 +24,17 @@ struct EffectTests {
     let server = try LoopbackHTTPServer(routes: ["/hello": #"{"greeting":"hi"}"#], maxRequests: 3)
     let screen = try LuaScreen(path: screenFixture("effects.lua"))
     try screen.perform(action: ["type": "load", "url": .string(server.url("/hello"))])
-    #expect(await screen.settle())
+    #expect(await screen.settle(timeout: .seconds(60)))
     #expect(screen.state["greeting"] == "hi")
     #expect(screen.actionLog.last?["status"] == 200)
     // Not 2xx: the fail action, with the status and body too.
     try screen.perform(action: ["type": "load", "url": .string(server.url("/missing"))])
-    #expect(await screen.settle())
+    #expect(await screen.settle(timeout: .seconds(60)))
     #expect(screen.state["failed"] == "the server answered HTTP 404")
     #expect(screen.actionLog.last?["type"] == "failed")
     #expect(screen.actionLog.last?["status"] == 404)
     try screen.perform(action: ["type": "load", "url": "http://127.0.0.1:1/closed"])
-    #expect(await screen.settle())
+    #expect(await screen.settle(timeout: .seconds(60)))
     #expect(screen.state["failed"] == "could not connect to 127.0.0.1:1 (nothing is listening there)")
   }
 
@@ -110,7 +110,7 @@ struct EffectTests {
     var reported: [ScriptError] = []
     screen.onAsyncError = { reported.append($0) }
     try screen.perform(action: "bad")
-    #expect(await screen.settle())
+    #expect(await screen.settle(timeout: .seconds(60)))
     let error = try #require(screen.asyncErrors.first)
     #expect(error.line == 23 && error.message == "result handler failed")
     #expect(error.context == "handle (action 'explode')")

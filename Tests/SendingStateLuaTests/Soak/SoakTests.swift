@@ -20,17 +20,7 @@ struct SoakTests {
   static let events = ProcessInfo.processInfo.environment["SOAK_EVENTS"].flatMap { Int($0) } ?? 10_000
   static let reloadEvery = 1_000
 
-  /// SplitMix64: a seeded, reproducible generator (a failure names its seed).
-  struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
+  typealias Generator = SplitMix
 
   static func options(for example: String) async throws -> LuaScreen.Options {
     guard example.hasPrefix("shop/") else { return .init() }
