@@ -210,6 +210,22 @@ func readBack(of value: LuaValue) -> ReadBack {
 }
 
 /// Nesting and values of a value as a read visits it (nils in tables are not there to visit).
+/// Whether `value` has more than `limit` values when every path is counted (as the host counts
+/// them): stops counting past the limit, so a value whose repeated subtrees make 2^N paths costs
+/// no more than `limit` steps.
+func hasMoreValues(_ value: LuaValue, than limit: Int) -> Bool {
+  var count = 0
+  func visit(_ value: LuaValue) -> Bool {
+    count += 1
+    if count > limit { return true }
+    guard case .table(let table) = value else { return false }
+    for element in table.sequence where element != .nil { if visit(element) { return true } }
+    for (_, element) in table.fields where element != .nil { if visit(element) { return true } }
+    return false
+  }
+  return visit(value)
+}
+
 func readCost(of value: LuaValue) -> (nodes: Int, depth: Int) {
   guard case .table(let table) = value else { return (1, 0) }
   var nodes = 1

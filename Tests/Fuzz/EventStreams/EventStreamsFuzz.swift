@@ -36,8 +36,12 @@ func runStream(_ input: inout FuzzBytes) {
     let raw = example.mutatedState(&input)
     start = raw
     // What the state reads back as once pushed (nils dropped), and whether the host must take
-    // it: plain data (finite, no holes, not too deep) that fits the schema.
-    if case .value(let data) = readBack(of: raw), !hasNonFinite(raw), readCost(of: data).depth <= 64 {
+    // it: plain data (finite, no holes, not too deep) that fits the schema. A state past the
+    // host's value limit (repeated subtrees count per path) must be refused; it is not
+    // materialized here (2^N paths would take the harness down, not the host).
+    if !hasMoreValues(raw, than: LuaRuntime.Limits().maxNodes), case .value(let data) = readBack(of: raw),
+      !hasNonFinite(raw), readCost(of: data).depth <= 64
+    {
       start = data
       startIsValid = example.schema.accepts(data)
     }
