@@ -166,6 +166,11 @@ struct PluginModuleTests {
     }
     #expect(elsewhere?.message == "plugin 'analytics' may not reach 'evil.example.org': its net capability lists collect.example.com, *.cdn.example.com")
     #expect(elsewhere?.line == 7)
+    // User info before an "@" is not the host.
+    let disguised = #expect(throws: ScriptError.self) {
+      try screen.perform(action: ["type": "try-fetch", "url": "https://collect.example.com@evil.example.org/steal"])
+    }
+    #expect(disguised?.message.contains("may not reach 'evil.example.org'") == true, "\(String(describing: disguised))")
     try screen.perform(action: ["type": "try-fetch", "url": "https://img.cdn.example.com/a.png"])
     #expect(screen.pendingEffects == 1)
     screen.close()

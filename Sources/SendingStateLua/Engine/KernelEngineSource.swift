@@ -663,7 +663,9 @@ local function checkCapability(kind, url)
       error(where() .. "plugin '" .. gate.plugin .. "' may not fetch: it does not list the 'net' capability"
         .. " (add net = { \"host\" } to capabilities in its plugin.lua)", 0)
     end
-    local host = url:match("^https?://([^/:?#@]+)") or ""
+    -- The host is after any user info (the last "@"): "https://ok.com@evil.com/" goes to evil.com.
+    local authority = url:match("^https?://([^/?#]*)") or ""
+    local host = authority:gsub("^.*@", ""):match("^%[?([^%]:]*)") or ""
     if not hostAllowed(host, caps.net) then
       error(where() .. "plugin '" .. gate.plugin .. "' may not reach '" .. host .. "': its net capability lists "
         .. concat(caps.net, ", "), 0)

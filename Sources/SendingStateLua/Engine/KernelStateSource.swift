@@ -276,8 +276,6 @@ end
 
 DraftMeta.__metatable = false
 
--- The frozen value a draft stands for now (memoized: a draft may sit in two places). Kids
--- whose slot still holds their node are finished in place; untouched parts stay shared.
 -- A node like the draft's own, with only the `keys` of `source` changed (a copy of its data
 -- whose other values are the node's frozen values): the work is proportional to the keys,
 -- not to the table. nil when the keys change the table's shape (a key added or removed): then
@@ -320,6 +318,9 @@ local function withChanges(s, source, keys, path, depth, seen)
   return node
 end
 
+-- The frozen value a draft stands for now (memoized: a draft may sit in two places). Kids
+-- whose slot still holds their node are finished in place; untouched parts stay shared, and
+-- only the keys written or changed below are frozen and, later, checked.
 finalize = function(draft, path, depth, seen)
   local s = drafts[draft]
   if s == nil then return nil end  -- not a draft of ours
