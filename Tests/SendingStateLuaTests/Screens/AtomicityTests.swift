@@ -111,7 +111,7 @@ struct AtomicityTests {
     let watched = try Watched()
     try watched.screen.perform(action: "later")
     let before = watched.snapshot
-    #expect(await watched.screen.settle())
+    #expect(await watched.screen.settle(timeout: .seconds(60)))
     let error = try #require(watched.screen.asyncErrors.first)
     #expect(error.line == 38 && error.message == "handler failed after an update")
     #expect(error.context == "handle (action 'update-then-fail')")

@@ -45,7 +45,7 @@ struct EffectTests {
     limits.maxFetchBytes = 1 << 20
     let screen = try LuaScreen(path: screenFixture("effects.lua"), options: .init(limits: limits))
     try screen.perform(action: ["type": "load", "url": .string(server.url("/forever"))])
-    #expect(await screen.settle(timeout: .seconds(20)))
+    #expect(await screen.settle(timeout: .seconds(60)))
     #expect(screen.state["failed"] == "the response is larger than 1048576 bytes (the limit is maxFetchBytes)")
     #expect(screen.state["greeting"] == "")
   }
@@ -57,7 +57,7 @@ struct EffectTests {
     limits.fetchTimeout = .milliseconds(500)
     let screen = try LuaScreen(path: screenFixture("effects.lua"), options: .init(limits: limits))
     try screen.perform(action: ["type": "load", "url": .string(server.url("/slowly"))])
-    #expect(await screen.settle(timeout: .seconds(20)))
+    #expect(await screen.settle(timeout: .seconds(60)))
     #expect(screen.state["failed"] == "the request did not complete within 0.5 s (the limit is fetchTimeout)")
     #expect(screen.state["greeting"] == "")
   }
