@@ -34,6 +34,7 @@ struct ScreenOptions: ParsableArguments {
     }
     options.modules = set.modules
     options.components = set.components
+    options.units = set.units
     options.middleware = set.middleware
     if let state { options.state = try JSONInput.value(fromArgument: state, name: "--state") }
     if let data {

@@ -54,10 +54,16 @@ public struct PluginManifest: Equatable, Sendable {
 
   /// The files of the components it provides, by the name `ui.<name>` builds
   /// (`"stars"` → `…/rating/components/stars.lua`).
-  public var componentFiles: [String: String] {
+  public var componentFiles: [String: LuaScreen.PluginScript] { scripts(provides.components, in: "components") }
+
+  /// The files of the unit renderers it provides, by unit type
+  /// (`"review"` → `…/rating/units/review.lua`).
+  public var unitFiles: [String: LuaScreen.PluginScript] { scripts(provides.units, in: "units") }
+
+  private func scripts(_ names: [String], in subfolder: String) -> [String: LuaScreen.PluginScript] {
     Dictionary(
-      uniqueKeysWithValues: provides.components.map { component in
-        (component, (folder as NSString).appendingPathComponent("components/\(component).lua"))
+      uniqueKeysWithValues: names.map { name in
+        (name, LuaScreen.PluginScript(file: (folder as NSString).appendingPathComponent("\(subfolder)/\(name).lua"), plugin: self.name))
       })
   }
 
@@ -241,9 +247,10 @@ struct ManifestReader {
     let manifest = PluginManifest(
       name: name, version: version, apiVersion: apiVersion, description: description, provides: provides,
       capabilities: capabilities, folder: folder)
-    for (component, path) in manifest.componentFiles.sorted(by: { $0.key < $1.key })
-    where !FileManager.default.fileExists(atPath: path) {
-      throw problem("components", "provides.components names '\(component)', but \(path) is missing (add it, or drop the name)")
+    for (field, files) in [("components", manifest.componentFiles), ("units", manifest.unitFiles)] {
+      for (name, script) in files.sorted(by: { $0.key < $1.key }) where !FileManager.default.fileExists(atPath: script.file) {
+        throw problem(field, "provides.\(field) names '\(name)', but \(script.file) is missing (add it, or drop the name)")
+      }
     }
     for middleware in manifest.middleware where !FileManager.default.fileExists(atPath: middleware.file) {
       throw problem("middleware", "provides.middleware names '\(middleware.name)', but \(middleware.file) is missing (add it, or drop the name)")

@@ -25,8 +25,13 @@ public struct PluginSet: Sendable {
   }
 
   /// The components of every plugin loaded, for ``LuaScreen/Options/components``.
-  public var components: [String: String] {
+  public var components: [String: LuaScreen.PluginScript] {
     plugins.reduce(into: [:]) { all, plugin in all.merge(plugin.componentFiles) { first, _ in first } }
+  }
+
+  /// The unit renderers of every plugin loaded, for ``LuaScreen/Options/units``.
+  public var units: [String: LuaScreen.PluginScript] {
+    plugins.reduce(into: [:]) { all, plugin in all.merge(plugin.unitFiles) { first, _ in first } }
   }
 
   /// The middleware of every plugin loaded: plugins in the order found, each plugin's in its

@@ -34,6 +34,7 @@ struct PluginManifestTests {
       ("wrong_api", 4, "it was written for host API 0.1.0, and this host offers 0.2.0"),
       ("bad_version", 4, "version '1.0' is not a semantic version (write MAJOR.MINOR.PATCH"),
       ("unknown_capability", 6, "capability \"files\" is unknown (capabilities: clock, net, storage, timers"),
+      ("missing_unit", 7, "provides.units names 'ghost', but "),
     ])
   func broken(_ name: String, _ line: Int, _ message: String) throws {
     let error = #expect(throws: PluginError.self) { try PluginManifest.load(folder: pluginFixture(name), hostAPI: host) }
@@ -142,6 +143,10 @@ struct PluginModuleTests {
     #expect((try screen.view("five.stars") as? Label)?.text == "**...")
     let without = #expect(throws: ScriptError.self) { try LuaScreen(path: self.screenFixture("rated.lua")) }
     #expect(without?.message.contains("unknown view kind 'ui.stars'") == true)
+    // An error inside the component names it, its plugin and the plugin's file:line.
+    let failing = #expect(throws: ScriptError.self) { try LuaScreen(path: self.screenFixture("rated_badly.lua"), options: options) }
+    #expect(failing?.chunk?.hasSuffix("rating/components/stars.lua") == true && failing?.line == 7)
+    #expect(failing?.context?.contains("component 'bad' (stars, plugin 'rating')") == true, "\(String(describing: failing))")
   }
 
   @Test("middleware sees each action before handle: it may pass, change or drop it; its effects are held to its capabilities")

@@ -455,7 +455,8 @@ local function buildComponent(name, module, spec)
   host.mirror.id = spec.id or name
   host.mirror.type = name
   host.unitData = S.freeze(props, "props")
-  local label = "component '" .. host.mirror.id .. "' (" .. name .. ")"
+  local owner = screen.owners.components[name]
+  local label = "component '" .. host.mirror.id .. "' (" .. name .. (owner and ", plugin '" .. owner .. "'" or "") .. ")"
   local content = runLayout(module.layout, label .. " layout")
   attach(host, content, 1, "ui." .. name)
   host.unitScope = newScope("unit", content, host, label)
@@ -519,7 +520,8 @@ function E.renderSections(container)
       host.unitData = S.freeze(unit.data, "data")
       local module = screen.units[unitType]
       if module ~= nil then
-        local label = "unit '" .. host.mirror.id .. "' (" .. unitType .. ")"
+        local owner = screen.owners.units[unitType]
+        local label = "unit '" .. host.mirror.id .. "' (" .. unitType .. (owner and ", plugin '" .. owner .. "'" or "") .. ")"
         local content = runLayout(module.layout, label .. " layout")
         attach(host, content, 1, "unit")
         host.unitScope = newScope("unit", content, host, label)
@@ -960,8 +962,9 @@ end
 
 -- Opens the screen: builds the layout, declares the events, checks the first state, runs
 -- configure and fills the lists. The host commits it like an event.
-function E.load(module, initial, unitModules, schema, components, middleware)
+function E.load(module, initial, unitModules, schema, components, middleware, owners)
   begin()
+  screen.owners = owners or { components = {}, units = {} }
   screen.lists, screen.unitHosts, screen.units, screen.unitNames = {}, {}, unitModules or {}, {}
   screen.components = components or {}
   screen.middleware = middleware

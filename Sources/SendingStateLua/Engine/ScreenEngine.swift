@@ -81,7 +81,8 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
 
   /// Loads the screen: layout, events, the first state and configure, as one event.
   func load(
-    module: LuaRef, initial: LuaValue?, units: LuaRef?, schema: LuaRef?, components: LuaRef? = nil, middleware: LuaRef? = nil
+    module: LuaRef, initial: LuaValue?, units: LuaRef?, schema: LuaRef?, components: LuaRef? = nil, middleware: LuaRef? = nil,
+    owners: LuaRef? = nil
   ) throws -> Outcome {
     try run("load", context: "loading") { stack throws(LuaBridgeError) in
       stack.push(reference: module.reference)
@@ -96,7 +97,8 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       if let schema { stack.push(reference: schema.reference) } else { stack.pushNil() }
       if let components { stack.push(reference: components.reference) } else { stack.pushNil() }
       if let middleware { stack.push(reference: middleware.reference) } else { stack.pushNil() }
-      return 6
+      if let owners { stack.push(reference: owners.reference) } else { stack.pushNil() }
+      return 7
     }
   }
 

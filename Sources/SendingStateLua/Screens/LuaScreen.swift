@@ -51,7 +51,11 @@ public final class LuaScreen {
     public var modules: [String: String] = [:]
     /// Components `ui.<name>` builds, by name: the files of component modules (the components
     /// of the plugins the screen runs with). The screen's own `components` table wins.
-    public var components: [String: String] = [:]
+    public var components: [String: PluginScript] = [:]
+    /// Unit renderers by `unitType`: the files of unit modules (the unit renderers of the
+    /// plugins the screen runs with). The screen's own `units` table wins; Swift renderers
+    /// (``swiftUnits``) come after both.
+    public var units: [String: PluginScript] = [:]
     /// Middleware around dispatch, in the order they run (the middleware of the plugins the
     /// screen runs with).
     public var middleware: [Middleware] = []
@@ -67,6 +71,21 @@ public final class LuaScreen {
       self.data = data
       self.swiftUnits = swiftUnits
       self.output = output
+    }
+  }
+
+  /// A script file a plugin provides (a component or a unit renderer), and the plugin named in
+  /// its errors.
+  public struct PluginScript: Sendable, Equatable {
+    /// The file that returns the module.
+    public var file: String
+    /// The plugin that provides it (`nil`: the host's own).
+    public var plugin: String?
+
+    /// Describes a script file (of `plugin`, if it belongs to one).
+    public init(file: String, plugin: String? = nil) {
+      self.file = file
+      self.plugin = plugin
     }
   }
 
@@ -201,11 +220,19 @@ public final class LuaScreen {
     let module = try loadModule()
     let contract = try checkContract(module)
     name = contract.name
-    let components = try loadComponents(screenOwn: contract.components)
+    let owners = try runtime.makeValue(["components": .table(LuaTable()), "units": .table(LuaTable())], path: "owners")
+    let components = try loadModules(
+      "component", files: options.components, screenOwn: contract.components, owners: owners.field("components"))
+    let units = try loadModules("unit renderer", files: options.units, screenOwn: contract.units, owners: owners.field("units"))
+    if let components, case .table(let table)? = try? components.value(path: "components"),
+      let clash = table.fields.keys.sorted().first(where: { ViewRegistry.byName[$0] != nil })
+    {
+      throw contractError("component '\(clash)' has the name of a built-in view kind (ui.\(clash)); rename it")
+    }
     let middleware = try loadMiddleware()
     let outcome = try engine.load(
-      module: module, initial: options.state, units: contract.units, schema: contract.schema, components: components,
-      middleware: middleware)
+      module: module, initial: options.state, units: units, schema: contract.schema, components: components,
+      middleware: middleware, owners: owners)
     warnings += outcome.warnings
     root = host.subviews.first ?? View()
     viewsByID = engine.screenViews()
@@ -234,31 +261,33 @@ public final class LuaScreen {
     return module
   }
 
-  /// The components `ui.<name>` builds: each plugin component file run as a module, then the
-  /// screen's own `components` (which win). A component is `{ layout = function(ui),
-  /// configure = function(view, props, state), events = function(view, on) }`.
-  private func loadComponents(screenOwn: LuaRef?) throws -> LuaRef? {
-    guard !options.components.isEmpty || screenOwn != nil else { return nil }
-    let all = try runtime.makeValue(.table(LuaTable()), path: "components")
-    for (name, file) in options.components.sorted(by: { $0.key < $1.key }) {
-      let chunk = try runtime.loadFile(file)
-      let results = try runtime.callReturningReferences(chunk, with: [], context: "loading the component '\(name)'")
-      guard let component = results.first, Self.isComponent(component) else {
+  /// The components `ui.<name>` builds, or the unit renderers by `unitType`: each plugin file
+  /// run as a module, then the screen's own table (whose entries win). A component or a unit
+  /// module is `{ layout = function(ui), configure = …, events = function(view, on) }`. The
+  /// plugin of each plugin entry goes into `owners` (named in errors).
+  private func loadModules(_ kind: String, files: [String: PluginScript], screenOwn: LuaRef?, owners: LuaRef?) throws -> LuaRef? {
+    guard !files.isEmpty || screenOwn != nil else { return nil }
+    let all = try runtime.makeValue(.table(LuaTable()), path: kind)
+    for (name, script) in files.sorted(by: { $0.key < $1.key }) {
+      let of = script.plugin.map { " of plugin '\($0)'" } ?? ""
+      let chunk = try runtime.loadFile(script.file)
+      let results = try runtime.callReturningReferences(chunk, with: [], context: "loading the \(kind) '\(name)'\(of)")
+      guard let module = results.first, Self.isComponent(module) else {
         throw ScriptError(
-          kind: .runtime, message: "component '\(name)' must return { layout = function(ui) … end, configure = …, events = … }",
-          chunk: file)
+          kind: .runtime,
+          message: "the \(kind) '\(name)'\(of) must return { layout = function(ui) … end, configure = …, events = … }",
+          chunk: script.file)
       }
-      all.setField(name, to: component)
+      all.setField(name, to: module)
+      if let plugin = script.plugin { try owners?.setField(name, to: .string(plugin)) }
     }
-    if let screenOwn, case .table(let table)? = try? screenOwn.value(path: "components") {
+    if let screenOwn, case .table(let table)? = try? screenOwn.value(path: kind) {
       for name in table.fields.keys.sorted() {
-        if let component = screenOwn.field(name) { all.setField(name, to: component) }
+        if let module = screenOwn.field(name) {
+          all.setField(name, to: module)
+          try owners?.setField(name, to: .nil)
+        }
       }
-    }
-    if case .table(let table)? = try? all.value(path: "components"),
-      let clash = table.fields.keys.sorted().first(where: { ViewRegistry.byName[$0] != nil })
-    {
-      throw contractError("component '\(clash)' has the name of a built-in view kind (ui.\(clash)); rename it")
     }
     return all
   }
