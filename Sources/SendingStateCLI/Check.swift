@@ -11,7 +11,9 @@ extension SendingStateCommand {
         Specs (*_spec.lua) are compiled. Screens are opened in a dry run: it builds
         the layout, validates the initial state against the schema, checks event
         names and sender ids, and configures once, without driving events. Hidden
-        folders (.build, .git) are skipped. Exit code 1 if any problem is found.
+        folders (.build, .git) are skipped. Screens open with their plugins; a
+        plugin folder's plugin.lua is checked as a manifest. Exit code 1 if any
+        problem is found.
 
         Example:
           sendingstate check examples
@@ -21,11 +23,16 @@ extension SendingStateCommand {
     @Argument(help: "Scripts or folders to check (default: the current folder).")
     var paths: [String] = ["."]
 
+    @Option(
+      name: .customLong("plugin"),
+      help: "A plugin folder screens open with (repeatable); plugins/ beside each screen and SENDINGSTATE_PLUGIN_PATH are searched too.")
+    var plugins: [String] = []
+
     @MainActor
     func run() async throws {
       let problems: [Checker.Problem]
       do {
-        problems = try Checker.check(paths: paths)
+        problems = try Checker.check(paths: paths, plugins: plugins)
       } catch {
         throw failure(error)
       }

@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import SendingStateLua
 import SendingStatePlugins
+import SendingStateTools
 
 extension SendingStateCommand {
-  /// `sendingstate plugins list|check`: the plugins a screen would run with.
+  /// `sendingstate plugins list|check|new`: the plugins a screen would run with.
   struct Plugins: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "List and check plugins.",
+      abstract: "List, check and create plugins.",
       discussion: """
         Plugins are found in the folders given with --plugin, in plugins/ beside
         the screen, and in the folders of SENDINGSTATE_PLUGIN_PATH (':'-separated).
@@ -15,12 +16,13 @@ extension SendingStateCommand {
         Examples:
           sendingstate plugins list --plugin vendor/analytics examples/shop/shop.lua
           sendingstate plugins check plugins/rating
+          sendingstate plugins new badge --in plugins
         """,
-      subcommands: [List.self, Check.self]
+      subcommands: [List.self, Check.self, New.self]
     )
 
     /// The host API version plugins are checked against.
-    static var hostAPI: SemanticVersion { SemanticVersion(LuaScreen.apiVersion)! }
+    static var hostAPI: SemanticVersion { PluginSet.hostAPI }
 
     /// `plugins list [--plugin DIR…] [SCREEN]`.
     struct List: AsyncParsableCommand {
@@ -63,6 +65,33 @@ extension SendingStateCommand {
         for plugin in set.plugins { emit("\(plugin.name) \(plugin.version): ok") }
         for problem in set.problems { emit(problem.description) }
         if !set.problems.isEmpty { throw ExitCode(1) }
+      }
+    }
+  
+    /// `plugins new NAME [--in DIR]`.
+    struct New: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(
+        abstract: "Create a plugin folder: a manifest, a component, a demo screen and a spec.",
+        discussion: """
+          Writes DIR/NAME/plugin.lua, components/NAME.lua, demo.lua and NAME_spec.lua,
+          which pass `plugins check`, `check` and `test` as written. Never overwrites.
+          """)
+
+      @Argument(help: "The plugin's name (lower case letters, digits and _).")
+      var name: String
+
+      @Option(name: .customLong("in"), help: "The folder to create it in (default: the current folder).")
+      var folder = "."
+
+      @MainActor
+      func run() async throws {
+        do {
+          for path in try PluginTemplate.write(name: name, into: folder) { emit("created \(path)") }
+        } catch {
+          throw failure(error)
+        }
+        let root = (folder as NSString).appendingPathComponent(name)
+        emit("next: sendingstate test \(root) && sendingstate run \(root)/demo.lua --plugin \(root) --send 'tap clicks.bump'")
       }
     }
   }

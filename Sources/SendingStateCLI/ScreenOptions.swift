@@ -27,15 +27,12 @@ struct ScreenOptions: ParsableArguments {
   /// plugins; a plugin that fails to load is reported on stderr and left out).
   func screenOptions() async throws -> LuaScreen.Options {
     var options = LuaScreen.Options(scriptRoots: roots)
-    let set = PluginSet.load(explicit: plugins, screen: screen, hostAPI: SemanticVersion(LuaScreen.apiVersion)!)
+    let set = PluginSet.load(explicit: plugins, screen: screen, hostAPI: PluginSet.hostAPI)
     for problem in set.problems {
       let label = Terminal.paint("warning:", .yellow, enabled: Terminal.colorOnStandardError)
       FileHandle.standardError.write(Data("\(label) plugin left out: \(problem)\n".utf8))
     }
-    options.modules = set.modules
-    options.components = set.components
-    options.units = set.units
-    options.middleware = set.middleware
+    set.apply(to: &options)
     if let state { options.state = try JSONInput.value(fromArgument: state, name: "--state") }
     if let data {
       do {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SendingStatePlugins
 import SendingStateTools
 
 extension SendingStateCommand {
@@ -11,7 +12,9 @@ extension SendingStateCommand {
         The definitions cover the screen contract, the ui builders with one props class
         per kind, every view kind's fields (view.<id> and a sender are SSAnyView), the
         store, actions, and require "sendingstate" with the screen driver. They are
-        generated from the registry that installs the bindings.
+        generated from the registry that installs the bindings. Plugins (--plugin,
+        DIR/plugins/, SENDINGSTATE_PLUGIN_PATH) add their components as ui.<name>, and
+        their folders to the libraries, so require "<plugin>.<module>" resolves.
 
         DIR/types/sendingstate.d.lua is written, and DIR/.luarc.json pointing at it
         (and at LuaLS's own busted and luassert definitions).
@@ -24,11 +27,20 @@ extension SendingStateCommand {
     @Option(help: "The project folder: writes DIR/types/sendingstate.d.lua and DIR/.luarc.json.")
     var out = "."
 
+    @Option(
+      name: .customLong("plugin"),
+      help: "A plugin folder whose components and modules the stubs include (repeatable); DIR/plugins/ and SENDINGSTATE_PLUGIN_PATH are searched too.")
+    var plugins: [String] = []
+
     @MainActor
     func run() async throws {
       let written: [String]
       do {
-        written = try StubGenerator.write(project: out)
+        // Plugins as a screen in DIR would find them: --plugin, DIR/plugins/, the search path.
+        let set = PluginSet.load(
+          explicit: plugins, screen: (out as NSString).appendingPathComponent("screen.lua"), hostAPI: PluginSet.hostAPI)
+        for problem in set.problems { FileHandle.standardError.write(Data("warning: plugin left out: \(problem)\n".utf8)) }
+        written = try StubGenerator.write(project: out, plugins: set.plugins)
       } catch {
         throw failure(error)
       }

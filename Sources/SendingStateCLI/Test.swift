@@ -111,6 +111,11 @@ extension SendingStateCommand {
     @Flag(name: [.short, .customLong("verbose")], help: "Show tracebacks with failures and errors.")
     var verbose = false
 
+    @Option(
+      name: .customLong("plugin"),
+      help: "A plugin folder every screen opens with (repeatable); plugins/ beside a screen and SENDINGSTATE_PLUGIN_PATH are searched too.")
+    var plugins: [String] = []
+
     func validate() throws {
       guard timeout >= 0, timeout.isFinite else { throw ValidationError("--timeout must be a number of seconds ≥ 0") }
       guard settle >= 0, settle.isFinite else { throw ValidationError("--settle must be a number of seconds ≥ 0") }
@@ -141,6 +146,7 @@ extension SendingStateCommand {
       options.settle = settle
       options.updateSnapshots = updateSnapshots
       options.verbose = verbose
+      options.plugins = plugins
       options.color = Terminal.colorOnStandardOutput
       let runner = SpecRunner(options: options)
       do {

@@ -117,7 +117,7 @@ public struct PluginManifest: Equatable, Sendable {
 }
 
 /// Reads the fields of a manifest table, naming the line of a field that is wrong.
-struct ManifestReader {
+package struct ManifestReader {
   let value: LuaValue
   let file: String
   let source: String
@@ -172,7 +172,7 @@ struct ManifestReader {
     }
   }
 
-  static func isIdentifier(_ name: String) -> Bool {
+  package static func isIdentifier(_ name: String) -> Bool {
     guard let first = name.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
     return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
   }

@@ -38,6 +38,18 @@ public struct PluginSet: Sendable {
   /// manifest's order.
   public var middleware: [LuaScreen.Middleware] { plugins.flatMap(\.middleware) }
 
+  /// The host API version plugins are checked against (``LuaScreen/apiVersion``).
+  public static var hostAPI: SemanticVersion { SemanticVersion(LuaScreen.apiVersion)! }
+
+  /// Gives a screen everything the loaded plugins provide: modules, components, unit
+  /// renderers and middleware.
+  public func apply(to options: inout LuaScreen.Options) {
+    options.modules = modules
+    options.components = components
+    options.units = units
+    options.middleware = middleware
+  }
+
   /// The environment variable of the plugin search path.
   public static let pathVariable = "SENDINGSTATE_PLUGIN_PATH"
 

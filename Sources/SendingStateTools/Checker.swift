@@ -1,13 +1,18 @@
 import Foundation
 import SendingStateHeadless
 import SendingStateLua
+import SendingStatePlugins
 
 /// `sendingstate check`: compiles every script — specs included — and opens each screen in a
 /// dry run.
 ///
 /// A dry run builds the layout, validates the initial state against the schema, registers the
 /// events (checking event names and sender ids) and configures once, without driving events.
-/// Every problem is reported with file:line.
+/// Every problem is reported with file:line. Screens open with their plugins (`plugins`, then
+/// `plugins/` beside the screen and `SENDINGSTATE_PLUGIN_PATH`, as `run` finds them). In a
+/// plugin's folder, `plugin.lua` is checked as a manifest, the files it names (modules,
+/// components, unit renderers, middleware) are compiled only, and any other screen (a demo)
+/// opens with that plugin.
 ///
 /// ```swift
 /// let problems = await Checker.check(paths: ["examples"])
@@ -61,10 +66,18 @@ public enum Checker {
     path.hasSuffix("_spec.lua") || path.hasSuffix(".spec.lua")
   }
 
-  /// Checks every script under `paths`; returns the problems (empty when all is well).
+  /// Checks every script under `paths`, opening screens with the plugins in the folders
+  /// `plugins` (and those found beside each screen and on the search path of `environment`);
+  /// returns the problems (empty when all is well).
   @MainActor
-  public static func check(paths: [String]) throws -> [Problem] {
+  public static func check(
+    paths: [String], plugins: [String] = [], environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> [Problem] {
     var problems: [Problem] = []
+    var reported: Set<String> = []
+    func report(_ problem: Problem) {
+      if reported.insert(problem.description).inserted { problems.append(problem) }
+    }
     // Specs run in busted's trusted state, not as screens: they are compiled only.
     for path in try scripts(in: paths, specs: true) where isSpec(path) {
       do {
@@ -76,6 +89,30 @@ public enum Checker {
     }
     for path in try scripts(in: paths) where !isSpec(path) {
       let folder = (path as NSString).deletingLastPathComponent
+      if (path as NSString).lastPathComponent == PluginManifest.fileName {
+        do {
+          _ = try PluginManifest.load(folder: folder.isEmpty ? "." : folder, hostAPI: PluginSet.hostAPI)
+        } catch {
+          report(Problem(path: path, message: error.description))
+        }
+        continue
+      }
+      var ownPlugin: [String] = []
+      if let plugin = pluginFolder(of: path) {
+        // A screen inside a plugin's folder (a demo) opens with that plugin; the files its
+        // manifest names run only inside screens, so they are compiled only.
+        ownPlugin = [plugin]
+      }
+      if let plugin = ownPlugin.first,
+        namedFiles(of: plugin).map({ $0.contains(URL(fileURLWithPath: path).standardizedFileURL.path) }) ?? true
+      {
+        do {
+          _ = try LuaRuntime().loadFile(path)  // syntax only: the plugin's scripts run inside screens
+        } catch {
+          report(Problem(path: path, message: ToolError.from(error).description))
+        }
+        continue
+      }
       do {
         try ScriptPath.check(path, role: "script")
         let runtime = try LuaRuntime(configuration: .init(scriptRoots: [folder.isEmpty ? "." : folder]))
@@ -88,7 +125,12 @@ public enum Checker {
         var limits = LuaRuntime.Limits()
         limits.maxPendingEffects = 0
         limits.timeLimit = .milliseconds(200)
-        let screen = try LuaScreen(path: path, options: LuaScreen.Options(limits: limits, output: { _ in }))
+        var options = LuaScreen.Options(limits: limits, output: { _ in })
+        let set = PluginSet.load(
+          explicit: plugins + ownPlugin, screen: path, environment: environment, hostAPI: PluginSet.hostAPI)
+        for problem in set.problems { report(Problem(path: problem.file, message: problem.description)) }
+        set.apply(to: &options)
+        let screen = try LuaScreen(path: path, options: options)
         // Each enabled control's common events, once, so callbacks that return nothing are
         // found; what they do is not judged (failures are the screen's own business here).
         // (At most 100 controls: each event may take its 0.2 s.)
@@ -103,6 +145,29 @@ public enum Checker {
       }
     }
     return problems
+  }
+
+  /// The plugin folder `path` is inside (the nearest folder above it, at most three levels up,
+  /// with a `plugin.lua`), if any.
+  static func pluginFolder(of path: String) -> String? {
+    var folder = (path as NSString).deletingLastPathComponent
+    for _ in 0..<3 {
+      let here = folder.isEmpty ? "." : folder
+      if FileManager.default.fileExists(atPath: (here as NSString).appendingPathComponent(PluginManifest.fileName)) { return here }
+      // (Foundation traps on the parent of "." — there is none to look at anyway.)
+      if here == "." || here == "/" { return nil }
+      folder = (folder as NSString).deletingLastPathComponent
+    }
+    return nil
+  }
+
+  /// The files a plugin's manifest names (its modules, components, unit renderers and
+  /// middleware), as standardized paths; every file of the folder when the manifest is broken.
+  static func namedFiles(of folder: String) -> Set<String>? {
+    guard let manifest = try? PluginManifest.load(folder: folder, hostAPI: PluginSet.hostAPI) else { return nil }
+    let files = Array(manifest.moduleFiles.values) + manifest.componentFiles.values.map(\.file)
+      + manifest.unitFiles.values.map(\.file) + manifest.middleware.map(\.file)
+    return Set(files.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
   }
 
   /// `file:line: warning: …` for a warning that names a line of the script, `warning: …` else.

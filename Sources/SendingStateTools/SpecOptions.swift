@@ -56,6 +56,10 @@ public struct SpecOptions: Sendable, Equatable {
   public var verbose = false
   /// ANSI colours in the terminal output.
   public var color = false
+  /// Plugin folders every screen a spec opens runs with (`--plugin`), before those the spec
+  /// names in `ss.open(path, { plugins = … })`, `plugins/` beside the screen and
+  /// `SENDINGSTATE_PLUGIN_PATH`.
+  public var plugins: [String] = []
 
   /// Seconds a test body, hook or block body may run by default.
   public static let defaultTimeout = 10.0

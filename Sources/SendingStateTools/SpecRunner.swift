@@ -1,5 +1,6 @@
 import Foundation
 import SendingStateLua
+import SendingStatePlugins
 
 /// `sendingstate test`: runs Lua specs on busted 2.1.1 and luassert 1.9.0 (Debian's
 /// `lua-busted` and `lua-luassert`), with a screen driver for SendingState screens.
@@ -212,6 +213,9 @@ public final class SpecRunner {
 
   // MARK: - Primitives for the Lua side
 
+  /// Plugin problems already reported (each once per run, however many screens open).
+  private var reportedPluginProblems: Set<String> = []
+
   private func open(_ call: LuaCall) throws -> Int {
     let path = try call.string(1)
     do {
@@ -225,6 +229,13 @@ public final class SpecRunner {
         }
         options.data = try ServerPayload(json: contents)
       }
+      var folders = self.options.plugins
+      if call.count >= 4, case .table(let given) = try call.value(4) { folders += given.sequence.compactMap(\.stringValue) }
+      let plugins = PluginSet.load(explicit: folders, screen: path, hostAPI: PluginSet.hostAPI)
+      for problem in plugins.problems where reportedPluginProblems.insert(problem.description).inserted {
+        errors("warning: plugin left out: \(problem)\n")
+      }
+      plugins.apply(to: &options)
       let screen = try LuaScreen(path: path, options: options)
       nextHandle += 1
       screens[nextHandle] = screen

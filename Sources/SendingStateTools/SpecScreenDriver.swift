@@ -143,11 +143,19 @@ enum SpecScreenDriver {
       local module = { version = prims.version }
       function module.open(given, options)
         if options ~= nil and type(options) ~= "table" then
-          error("ss.open(path, options): options must be a table like { state = {...}, data = \"payload.json\" }", 2)
+          error("ss.open(path, options): options must be a table like { state = {...}, data = \"payload.json\", plugins = { \"plugins/rating\" } }", 2)
         end
         local screenPath = resolve(given, "screen", 2)
         local dataPath = options and options.data ~= nil and resolve(options.data, "data file", 2) or nil
-        local handle, problem = prims.open(screenPath, options and options.state, dataPath)
+        local plugins
+        if options and options.plugins ~= nil then
+          if type(options.plugins) ~= "table" then
+            error("ss.open(path, options): options.plugins must be a list of plugin folders, like { \"../plugins/rating\" }", 2)
+          end
+          plugins = {}
+          for i, folder in ipairs(options.plugins) do plugins[i] = resolve(folder, "plugin folder", 2) end
+        end
+        local handle, problem = prims.open(screenPath, options and options.state, dataPath, plugins)
         if not handle then error(problem, 2) end
         open[handle] = scopes[#scopes] or true
         order[#order + 1] = handle

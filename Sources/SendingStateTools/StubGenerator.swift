@@ -1,6 +1,7 @@
 import Foundation
 import SendingState
 import SendingStateLua
+import SendingStatePlugins
 
 /// `sendingstate stubs`: LuaLS `---@meta` definitions for the whole host API, and a `.luarc.json`.
 ///
@@ -58,7 +59,13 @@ public enum StubGenerator {
 
   /// The contents of `sendingstate.d.lua`.
   @MainActor
-  public static var stubs: String {
+  public static var stubs: String { stubs(plugins: []) }
+
+  /// The contents of `sendingstate.d.lua` for screens that run with `plugins`: their
+  /// components are `ui.<name>` builders too (their modules are found through the
+  /// `.luarc.json` of ``luarc(plugins:)``).
+  @MainActor
+  public static func stubs(plugins: [PluginManifest]) -> String {
     let kinds = LuaHostAPI.viewKinds
     var lines = [
       "---@meta sendingstate",
@@ -125,6 +132,12 @@ public enum StubGenerator {
       lines.append(
         "---@field \(kind.name) fun(props: \(propsName(kind.name))): \(className(kind.name)) Builds a \(kind.name) view.")
     }
+    for plugin in plugins {
+      for component in plugin.provides.components {
+        lines.append(
+          "---@field \(component) fun(props: table): SSView A component of plugin '\(plugin.name)' \(plugin.version): \(plugin.description)")
+      }
+    }
     lines.append("")
     lines.append("---@class SSStore")
     lines.append("---@field state table The current state (read-only).")
@@ -190,31 +203,44 @@ public enum StubGenerator {
   }
 
   /// The `.luarc.json` of a project whose stubs are in `types/`.
-  public static var luarc: String {
-    """
+  public static var luarc: String { luarc(plugins: []) }
+
+  /// The `.luarc.json` of a project whose stubs are in `types/`, whose screens run with
+  /// `plugins`: the folder holding each plugin is a library, so `require "<plugin>.<module>"`
+  /// resolves to `<plugin>/<module>.lua` (for a plugin kept in a folder of its own name).
+  public static func luarc(plugins: [PluginManifest]) -> String {
+    var libraries = [stubFolder, "${3rd}/busted/library", "${3rd}/luassert/library"]
+    for plugin in plugins {
+      let parent = (plugin.folder as NSString).deletingLastPathComponent
+      let library = parent.isEmpty ? "." : parent
+      if !libraries.contains(library) { libraries.append(library) }
+    }
+    let quoted = libraries.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+    return """
     {
       "$schema": "https://raw.githubusercontent.com/LuaLS/vscode-lua/master/setting/schema.json",
       "runtime.version": "Lua 5.4",
-      "workspace.library": ["\(stubFolder)", "${3rd}/busted/library", "${3rd}/luassert/library"],
+      "workspace.library": [\(quoted.joined(separator: ", "))],
       "diagnostics.globals": [\(bustedGlobals.map { "\"\($0)\"" }.joined(separator: ", "))]
     }
 
     """
   }
 
-  /// Writes `types/sendingstate.d.lua` and `.luarc.json` (pointing at it) into `project`.
+  /// Writes `types/sendingstate.d.lua` and `.luarc.json` (pointing at it) into `project`, for
+  /// screens that run with `plugins`.
   ///
   /// - Returns: the paths written.
   @MainActor
   @discardableResult
-  public static func write(project: String) throws -> [String] {
+  public static func write(project: String, plugins: [PluginManifest] = []) throws -> [String] {
     let folder = (project as NSString).appendingPathComponent(stubFolder)
     let stubPath = (folder as NSString).appendingPathComponent("sendingstate.d.lua")
     let luarcPath = (project as NSString).appendingPathComponent(".luarc.json")
     do {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      try stubs.write(toFile: stubPath, atomically: true, encoding: .utf8)
-      try luarc.write(toFile: luarcPath, atomically: true, encoding: .utf8)
+      try stubs(plugins: plugins).write(toFile: stubPath, atomically: true, encoding: .utf8)
+      try luarc(plugins: plugins).write(toFile: luarcPath, atomically: true, encoding: .utf8)
     } catch {
       throw ToolError.usage("cannot write the stubs into '\(project)' (\(error.localizedDescription))")
     }

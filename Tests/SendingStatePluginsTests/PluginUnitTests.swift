@@ -18,7 +18,7 @@ struct PluginUnitTests {
       ServerSection(
         sectionId: "reviews",
         units: reviews.map { author, stars, text in
-          ServerUnit(unitType: "review", data: ["id": .string(author), "author": .string(author), "stars": .integer(Int64(stars)), "text": .string(text)])
+          ServerUnit(unitType: "review", data: ["id": .string(author), "author": .string(author), "rating": .integer(Int64(stars)), "text": .string(text)])
         } + [ServerUnit(unitType: "video", data: [:])])
     ])
   }
@@ -37,7 +37,10 @@ struct PluginUnitTests {
     #expect(set.units.mapValues(\.plugin) == ["review": "rating"])
     let screen = try LuaScreen(
       path: screenFixture("reviews.lua"), options: options(["rating"], data: payload([("ana", 4, "Lovely"), ("bo", 2, "Meh")])))
-    #expect((try screen.view("ana.author") as? Label)?.text == "ana (****)")
+    #expect((try screen.view("ana.author") as? Label)?.text == "ana (4)")
+    // The plugin's component inside its unit configures with the unit's data.
+    #expect((try screen.view("ana.given.stars") as? Label)?.text == "****.")
+    #expect((try screen.view("bo.given.stars") as? Label)?.text == "**...")
     #expect((try screen.view("bo.text") as? Label)?.text == "Meh")
     try screen.tap("bo.helpful")
     #expect(screen.state["helpful"] == 1 && screen.state["last"] == "bo")
@@ -67,7 +70,7 @@ struct PluginUnitTests {
     let before = screen.state
     let error = #expect(throws: ScriptError.self) { try screen.tap("bo.helpful") }
     #expect(error?.chunk?.hasSuffix("rating/units/review.lua") == true)
-    #expect(error?.line == 13)
+    #expect(error?.line == 14)
     #expect(error?.context?.contains("unit 'ana' (review, plugin 'rating')") == true, "\(String(describing: error))")
     #expect(screen.state == before)
     #expect((try screen.view("count") as? Label)?.text == "0")

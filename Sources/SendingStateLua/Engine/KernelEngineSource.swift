@@ -434,6 +434,24 @@ for name, kind in pairs(kinds) do
   if kind.builder then ui[name] = function(spec) return build(name, spec) end end
 end
 local runLayout  -- defined below
+-- The unit or component whose layout is running: a component built in it is addressed under
+-- it (`<unit id>.<component id>.<view id>`), and inside a unit configures with the unit's data.
+local layoutUnit
+
+-- The id a unit or component host's views are addressed under.
+local function hostPath(host)
+  local around = host.enclosingUnit
+  return around and (hostPath(around) .. "." .. host.mirror.id) or host.mirror.id
+end
+
+-- What a unit or component's configure gets as its state: the screen's, or, inside a unit, the
+-- unit's data.
+local function stateAround(host, state)
+  local around = host.enclosingUnit
+  if around == nil then return state end
+  if around.isComponent then return stateAround(around, state) end
+  return around.unitData
+end
 
 -- A component from a plugin or the screen's `components`: a unit host whose data is the
 -- builder's properties (the props), with its own layout, configure(view, props, state) and
@@ -457,7 +475,12 @@ local function buildComponent(name, module, spec)
   host.unitData = S.freeze(props, "props")
   local owner = screen.owners.components[name]
   local label = "component '" .. host.mirror.id .. "' (" .. name .. (owner and ", plugin '" .. owner .. "'" or "") .. ")"
+  host.isComponent = true
+  host.enclosingUnit = layoutUnit
+  local savedUnit = layoutUnit
+  layoutUnit = host
   local content = runLayout(module.layout, label .. " layout")
+  layoutUnit = savedUnit
   attach(host, content, 1, "ui." .. name)
   host.unitScope = newScope("unit", content, host, label)
   host.unitScope.subject = host.unitData
@@ -522,7 +545,10 @@ function E.renderSections(container)
       if module ~= nil then
         local owner = screen.owners.units[unitType]
         local label = "unit '" .. host.mirror.id .. "' (" .. unitType .. (owner and ", plugin '" .. owner .. "'" or "") .. ")"
+        local savedUnit = layoutUnit
+        layoutUnit = host
         local content = runLayout(module.layout, label .. " layout")
+        layoutUnit = savedUnit
         attach(host, content, 1, "unit")
         host.unitScope = newScope("unit", content, host, label)
         host.unitScope.subject = host.unitData
@@ -866,7 +892,7 @@ local function render(force)
     for _, host in ipairs(screen.unitHosts) do
       if host.unitConfigure ~= nil then
         context = "configure " .. host.unitLabel
-        host.unitConfigure(host.unitScope.views, host.unitData, working)
+        host.unitConfigure(host.unitScope.views, host.unitData, stateAround(host, working))
       end
     end
     phase, context = saved, savedContext
@@ -898,6 +924,7 @@ end
 
 local function begin()
   gate = nil
+  layoutUnit = nil  -- (a layout that failed in the last event left it set)
   event = newEvent()
   queue, queueHead = {}, 1
   working = committed
@@ -1243,7 +1270,8 @@ function E.ids()
   local result = {}
   for id, rec in pairs(screen.scope.ids) do result[id] = rec.vid end
   for _, host in ipairs(screen.unitHosts) do
-    for id, rec in pairs(host.unitScope.ids) do result[host.mirror.id .. "." .. id] = rec.vid end
+    local prefix = hostPath(host)
+    for id, rec in pairs(host.unitScope.ids) do result[prefix .. "." .. id] = rec.vid end
   end
   return result
 end

@@ -1,0 +1,105 @@
+import Foundation
+import SendingStateLua
+import SendingStatePlugins
+import SendingStateTestSupport
+import Testing
+
+@testable import SendingStateTools
+
+/// `check`, `test` and `stubs` with plugins.
+@Suite("Tools with plugins: check, test and stubs take --plugin")
+struct PluginToolsTests {
+  let rating = repoPath("examples/plugins/rating")
+  let ratingDemo = repoPath("examples/plugins/rating/demo.lua")
+
+  @Test("check opens screens with the plugins given; a demo in a plugin's folder opens with that plugin")
+  @MainActor
+  func check() throws {
+    // The demo needs ui.stars: inside its plugin's folder it opens with the plugin.
+    #expect(try Checker.check(paths: [repoPath("examples/plugins")], environment: [:]).isEmpty)
+    // Copied elsewhere, it needs --plugin.
+    let folder = try temporaryFolder("ss-check-plugin")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let copy = folder.appendingPathComponent("demo.lua").path
+    try FileManager.default.copyItem(atPath: ratingDemo, toPath: copy)
+    let without = try Checker.check(paths: [copy], environment: [:])
+    #expect(without.map(\.description) == ["\(copy):13: in layout: unknown view kind 'ui.stars' (kinds: button, image, label, list, sections, segmented, slider, stack, stepper, switch, textfield, view)"])
+    #expect(try Checker.check(paths: [copy], plugins: [rating], environment: [:]).isEmpty)
+    // A broken plugin is a problem with its file:line; the screen is still checked.
+    let broken = repoPath("Tests/SendingStatePluginsTests/Fixtures/plugins/wrong_api")
+    let problems = try Checker.check(paths: [copy], plugins: [rating, broken], environment: [:])
+    #expect(problems.map(\.description) == [
+      "\(broken)/plugin.lua:4: plugin 'wrong_api': it was written for host API 0.1.0, and this host offers 0.2.0; use a version of the plugin made for 0.2"
+    ])
+  }
+
+  @Test("check reads a plugin's manifest and compiles the files it names without running them as screens")
+  @MainActor
+  func checkPluginFolder() throws {
+    let fixtures = repoPath("Tests/SendingStatePluginsTests/Fixtures/plugins")
+    let problems = try Checker.check(paths: ["\(fixtures)/missing_unit", "\(fixtures)/rating"], environment: [:])
+    #expect(problems.map(\.description) == [
+      "\(fixtures)/missing_unit/plugin.lua:7: plugin 'missing_unit': provides.units names 'ghost', but \(fixtures)/missing_unit/units/ghost.lua is missing (add it, or drop the name)"
+    ])
+  }
+
+}
+
+/// Nested in the serialized end-to-end suite (one child process at a time).
+extension CLIEndToEndTests {
+@Suite("test and stubs with --plugin, end to end")
+struct PluginCommandTests {
+  let rating = repoPath("examples/plugins/rating")
+
+  @Test("test --plugin gives every screen a spec opens the plugin; a broken one is warned about once")
+  func testCommand() async throws {
+    let spec = toolFixture("specs/plugin_spec.lua")
+    let without = try await runCLI(["test", spec])
+    #expect(without.status == 1, "\(without.stdout)\(without.stderr)")
+    #expect(without.stdout.contains("unknown view kind 'ui.stars'"), "\(without.stdout)")
+    let broken = repoPath("Tests/SendingStatePluginsTests/Fixtures/plugins/bad_syntax")
+    let with = try await runCLI(["test", spec, "--plugin", rating, "--plugin", broken])
+    #expect(with.status == 0, "\(with.stdout)\(with.stderr)")
+    #expect(with.stdout.contains("1 passed, 0 failed"))
+    #expect(with.stderr.components(separatedBy: "plugin left out: \(broken)/plugin.lua:4: plugin 'bad_syntax'").count == 2, "\(with.stderr)")
+  }
+
+  @Test("plugins new writes a plugin that passes plugins check, check and test as written; it never overwrites")
+  func newPlugin() async throws {
+    let folder = try temporaryFolder("ss-new-plugin")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let made = try await runCLI(["plugins", "new", "badge", "--in", folder.path])
+    #expect(made.status == 0, "\(made.stderr)")
+    let root = folder.appendingPathComponent("badge").path
+    #expect(made.stdout.contains("created \(root)/plugin.lua\n"))
+    let checked = try await runCLI(["plugins", "check", root])
+    #expect(checked.status == 0 && checked.stdout == "badge 0.1.0: ok\n", "\(checked.stdout)\(checked.stderr)")
+    let dry = try await runCLI(["check", root])
+    #expect(dry.status == 0, "\(dry.stdout)")
+    let tested = try await runCLI(["test", root])
+    #expect(tested.status == 0 && tested.stdout.contains("1 passed, 0 failed"), "\(tested.stdout)\(tested.stderr)")
+    let again = try await runCLI(["plugins", "new", "badge", "--in", folder.path])
+    #expect(again.status == 2 && again.stderr.contains("already exists"), "\(again.stderr)")
+    let builtIn = try await runCLI(["plugins", "new", "label", "--in", folder.path])
+    #expect(builtIn.status == 2 && builtIn.stderr.contains("is a built-in view kind"))
+    let bad = try await runCLI(["plugins", "new", "Bad-Name", "--in", folder.path])
+    #expect(bad.status == 2 && bad.stderr.contains("cannot name a plugin"))
+  }
+
+  @Test("stubs with plugins: their components are ui builders, their folders are libraries")
+  func stubs() async throws {
+    let folder = try temporaryFolder("ss-stubs-plugin")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let result = try await runCLI(["stubs", "--out", folder.path, "--plugin", rating])
+    #expect(result.status == 0, "\(result.stderr)")
+    let stubs = try String(contentsOf: folder.appendingPathComponent("types/sendingstate.d.lua"), encoding: .utf8)
+    #expect(stubs.contains("---@field stars fun(props: table): SSView A component of plugin 'rating' 1.0.0: "))
+    let luarc = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(".luarc.json"))) as? [String: Any]
+    #expect((luarc?["workspace.library"] as? [String])?.last == repoPath("examples/plugins"))
+    // Still valid Lua.
+    let luac = try ChildProcess(executable: "/usr/bin/luac5.4", arguments: ["-p", "types/sendingstate.d.lua"], directory: folder.path)
+    luac.send("")
+    #expect(await luac.wait() == 0, "\(luac.errors)")
+  }
+}
+}
