@@ -89,10 +89,18 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
+    // Content hashes for plugin lockfiles: Debian's OpenSSL libcrypto (SHA-256), already
+    // beside libcurl, so no crypto library is built from source.
+    .systemLibrary(
+      name: "CCrypto",
+      pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"])]
+    ),
+
     // Plugins: packages of Lua (and Swift) that extend the host, with the capabilities they may use.
     .target(
       name: "SendingStatePlugins",
-      dependencies: ["SendingStateLua"],
+      dependencies: ["SendingStateLua", "CCrypto"],
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -8,10 +8,11 @@
 # --no-install-recommends (as root, or through sudo when it is available).
 set -euo pipefail
 
-# Lua and its tools (the interpreter, busted, luassert, luacheck); libcurl for fetches; cairo,
-# pango and DejaVu Sans for screen pictures (run --png/--svg, the preview's layout); callers add
-# their own (scripts/browser-test.sh adds chromium and chromium-driver).
-packages=(liblua5.4-dev libcurl4-openssl-dev pkg-config binutils lua5.4 lua-busted lua-luassert lua-check libcairo2-dev libpango1.0-dev
+# Lua and its tools (the interpreter, busted, luassert, luacheck); libcurl for fetches; OpenSSL's
+# libcrypto for plugin lockfile hashes; cairo, pango and DejaVu Sans for screen pictures (run
+# --png/--svg, the preview's layout); callers add their own (scripts/browser-test.sh adds
+# chromium and chromium-driver).
+packages=(liblua5.4-dev libcurl4-openssl-dev libssl-dev pkg-config binutils lua5.4 lua-busted lua-luassert lua-check libcairo2-dev libpango1.0-dev
   fonts-dejavu-core "$@")
 
 missing=()

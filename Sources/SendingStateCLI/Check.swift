@@ -23,16 +23,14 @@ extension SendingStateCommand {
     @Argument(help: "Scripts or folders to check (default: the current folder).")
     var paths: [String] = ["."]
 
-    @Option(
-      name: .customLong("plugin"),
-      help: "A plugin folder screens open with (repeatable); plugins/ beside each screen and SENDINGSTATE_PLUGIN_PATH are searched too.")
-    var plugins: [String] = []
+    @OptionGroup var pluginFlags: PluginFlags
 
     @MainActor
     func run() async throws {
       let problems: [Checker.Problem]
       do {
-        problems = try Checker.check(paths: paths, plugins: plugins)
+        problems = try Checker.check(
+          paths: paths, plugins: pluginFlags.plugins, grants: try pluginFlags.parsedGrants(), locked: pluginFlags.locked)
       } catch {
         throw failure(error)
       }

@@ -5,10 +5,10 @@ import SendingStatePlugins
 import SendingStateTools
 
 extension SendingStateCommand {
-  /// `sendingstate plugins list|check|new`: the plugins a screen would run with.
+  /// `sendingstate plugins list|check|new|lock`: the plugins a screen would run with.
   struct Plugins: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "List, check and create plugins.",
+      abstract: "List, check, create and lock plugins.",
       discussion: """
         Plugins are found in the folders given with --plugin, in plugins/ beside
         the screen, and in the folders of SENDINGSTATE_PLUGIN_PATH (':'-separated).
@@ -17,8 +17,9 @@ extension SendingStateCommand {
           sendingstate plugins list --plugin vendor/analytics examples/shop/shop.lua
           sendingstate plugins check plugins/rating
           sendingstate plugins new badge --in plugins
+          sendingstate plugins lock --plugin vendor/analytics app/cart.lua
         """,
-      subcommands: [List.self, Check.self, New.self]
+      subcommands: [List.self, Check.self, New.self, Lock.self]
     )
 
     /// The host API version plugins are checked against.
@@ -36,7 +37,7 @@ extension SendingStateCommand {
       var screen: String?
 
       func run() async throws {
-        let set = PluginSet.load(explicit: plugins, screen: screen, hostAPI: Plugins.hostAPI)
+        let set = PluginSet.load(explicit: plugins, screen: screen, hostAPI: Plugins.hostAPI, enforce: false)
         for plugin in set.plugins {
           let provides = [
             ("modules", plugin.provides.modules), ("components", plugin.provides.components),
@@ -61,7 +62,7 @@ extension SendingStateCommand {
       var folders: [String]
 
       func run() async throws {
-        let set = PluginSet.load(explicit: folders, environment: [:], hostAPI: Plugins.hostAPI)
+        let set = PluginSet.load(explicit: folders, environment: [:], hostAPI: Plugins.hostAPI, enforce: false)
         for plugin in set.plugins { emit("\(plugin.name) \(plugin.version): ok") }
         for problem in set.problems { emit(problem.description) }
         if !set.problems.isEmpty { throw ExitCode(1) }
@@ -92,6 +93,41 @@ extension SendingStateCommand {
         }
         let root = (folder as NSString).appendingPathComponent(name)
         emit("next: sendingstate test \(root) && sendingstate run \(root)/demo.lua --plugin \(root) --send 'tap clicks.bump'")
+      }
+    }
+
+    /// `plugins lock [--plugin DIR…] SCREEN`.
+    struct Lock: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(
+        abstract: "Write plugins.lock beside a screen: each plugin's version, content hash and granted capabilities.",
+        discussion: """
+          Review the plugins first (plugins list shows what each needs). From then on, a
+          plugin not in the lockfile, or changed since (any byte of any file), is left
+          out with an error; --locked makes that a refusal to run. Locking grants each
+          plugin the capabilities its manifest lists; run lock again after reviewing a
+          change.
+          """)
+
+      @Option(name: .customLong("plugin"), help: "A plugin folder (repeatable).")
+      var plugins: [String] = []
+
+      @Argument(help: "The screen: the lockfile goes beside it, and its plugins/ folder is searched too.")
+      var screen: String
+
+      func run() async throws {
+        let set = PluginSet.load(explicit: plugins, screen: screen, hostAPI: Plugins.hostAPI, enforce: false)
+        for problem in set.problems { FileHandle.standardError.write(Data("warning: plugin left out: \(problem)\n".utf8)) }
+        let path = PluginLock.path(beside: screen)
+        do {
+          let lock = try PluginLock.locking(set.plugins)
+          try lock.text.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+          throw failure(error)
+        }
+        for plugin in set.plugins {
+          emit("locked \(plugin.name) \(plugin.version), granting \(plugin.requested)")
+        }
+        emit("wrote \(path) (\(set.plugins.count) plugin\(set.plugins.count == 1 ? "" : "s"))")
       }
     }
   }

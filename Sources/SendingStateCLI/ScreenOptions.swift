@@ -18,20 +18,13 @@ struct ScreenOptions: ParsableArguments {
   @Option(name: .customLong("root"), help: "Another folder `require` may load modules from (repeatable).")
   var roots: [String] = []
 
-  @Option(
-    name: .customLong("plugin"),
-    help: "A plugin folder to load (repeatable); plugins/ beside the screen and SENDINGSTATE_PLUGIN_PATH are searched too.")
-  var plugins: [String] = []
+  @OptionGroup var pluginFlags: PluginFlags
 
   /// The screen options these arguments describe (loads the state, the payload and the
   /// plugins; a plugin that fails to load is reported on stderr and left out).
   func screenOptions() async throws -> LuaScreen.Options {
     var options = LuaScreen.Options(scriptRoots: roots)
-    let set = PluginSet.load(explicit: plugins, screen: screen, hostAPI: PluginSet.hostAPI)
-    for problem in set.problems {
-      let label = Terminal.paint("warning:", .yellow, enabled: Terminal.colorOnStandardError)
-      FileHandle.standardError.write(Data("\(label) plugin left out: \(problem)\n".utf8))
-    }
+    let set = try pluginFlags.load(screen: screen)
     set.apply(to: &options)
     if let state { options.state = try JSONInput.value(fromArgument: state, name: "--state") }
     if let data {

@@ -111,10 +111,7 @@ extension SendingStateCommand {
     @Flag(name: [.short, .customLong("verbose")], help: "Show tracebacks with failures and errors.")
     var verbose = false
 
-    @Option(
-      name: .customLong("plugin"),
-      help: "A plugin folder every screen opens with (repeatable); plugins/ beside a screen and SENDINGSTATE_PLUGIN_PATH are searched too.")
-    var plugins: [String] = []
+    @OptionGroup var pluginFlags: PluginFlags
 
     func validate() throws {
       guard timeout >= 0, timeout.isFinite else { throw ValidationError("--timeout must be a number of seconds ≥ 0") }
@@ -146,7 +143,9 @@ extension SendingStateCommand {
       options.settle = settle
       options.updateSnapshots = updateSnapshots
       options.verbose = verbose
-      options.plugins = plugins
+      options.plugins = pluginFlags.plugins
+      options.pluginGrants = try pluginFlags.parsedGrants()
+      options.lockedPlugins = pluginFlags.locked
       options.color = Terminal.colorOnStandardOutput
       let runner = SpecRunner(options: options)
       do {

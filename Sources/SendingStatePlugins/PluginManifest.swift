@@ -68,17 +68,25 @@ public struct PluginManifest: Equatable, Sendable {
   }
 
   /// Its middleware as the screen runs them (`…/middleware/<name>.lua`), in the manifest's
-  /// order, each held to the plugin's capabilities.
+  /// order; their effects are held to the plugin's capabilities.
   public var middleware: [LuaScreen.Middleware] {
-    let hosts = capabilities.lazy.compactMap { capability -> [String]? in
-      if case .net(let hosts) = capability { return hosts }
-      return nil
-    }.first
-    return provides.middleware.map { name in
-      LuaScreen.Middleware(
-        name: name, plugin: self.name, file: (folder as NSString).appendingPathComponent("middleware/\(name).lua"),
-        timers: capabilities.contains(.timers), netHosts: hosts)
+    provides.middleware.map { name in
+      LuaScreen.Middleware(name: name, plugin: self.name, file: (folder as NSString).appendingPathComponent("middleware/\(name).lua"))
     }
+  }
+
+  /// The capabilities it lists, as the screen enforces them (`storage` has no part there).
+  public var requested: LuaScreen.Capabilities {
+    var result = LuaScreen.Capabilities()
+    for capability in capabilities {
+      switch capability {
+      case .timers: result.timers = true
+      case .clock: result.clock = true
+      case .net(let hosts): result.net = (result.net ?? []) + hosts
+      case .storage: break
+      }
+    }
+    return result
   }
 
   /// The manifest's file name in a plugin folder.

@@ -18,6 +18,13 @@ public struct PluginSet: Sendable {
   public var plugins: [PluginManifest] = []
   /// Why the others did not.
   public var problems: [PluginError] = []
+  /// What each loaded plugin may do (what its manifest lists: a plugin asking for more than
+  /// was granted does not load).
+  public var capabilities: [String: LuaScreen.Capabilities] = [:]
+  /// What was granted to the screen's own code (``PluginGrants/screen``).
+  public var screenCapabilities: LuaScreen.Capabilities?
+  /// The lockfile the plugins were checked against, if any.
+  public var lockFile: String?
 
   /// The modules of every plugin loaded, for ``LuaScreen/Options/modules``.
   public var modules: [String: String] {
@@ -48,6 +55,8 @@ public struct PluginSet: Sendable {
     options.components = components
     options.units = units
     options.middleware = middleware
+    options.pluginCapabilities = capabilities
+    if let screenCapabilities { options.capabilities = screenCapabilities }
   }
 
   /// The environment variable of the plugin search path.
@@ -74,14 +83,47 @@ public struct PluginSet: Sendable {
     return found.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.path).inserted }
   }
 
-  /// Finds and reads the plugins for `screen` (see the type's documentation).
+  /// Finds and reads the plugins for `screen` (see the type's documentation), and checks each
+  /// against the lockfile and the grants.
+  ///
+  /// - Parameters:
+  ///   - grants: what the user granted (`--grant`); a plugin whose manifest lists a capability
+  ///     that neither these nor the lockfile grant is left out, naming it.
+  ///   - lockFile: the lockfile to check against; `nil`: `plugins.lock` beside the screen, if
+  ///     there is one. With a lockfile, a plugin not in it, or whose version or content
+  ///     changed since, is left out, saying how to review and re-lock.
+  ///   - requireLock: a missing lockfile is a problem too (`--locked`).
+  ///   - enforce: check the lockfile and the grants (tools that only describe plugins — stubs,
+  ///     `plugins list` — do not).
   public static func load(
     explicit: [String] = [], screen: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-    hostAPI: SemanticVersion
+    hostAPI: SemanticVersion, grants: PluginGrants = PluginGrants(), lockFile: String? = nil, requireLock: Bool = false,
+    enforce: Bool = true
   ) -> PluginSet {
     var set = PluginSet()
+    set.screenCapabilities = grants.screen
     let explicitPaths = Set(explicit.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
-    for folder in folders(explicit: explicit, screen: screen, environment: environment) {
+    let folders = folders(explicit: explicit, screen: screen, environment: environment)
+    // The lockfile.
+    var lock: PluginLock?
+    let lockPath = lockFile ?? screen.map(PluginLock.path(beside:))
+    if enforce, let lockPath, FileManager.default.fileExists(atPath: lockPath) {
+      do {
+        lock = try PluginLock.read(lockPath)
+        set.lockFile = lockPath
+      } catch {
+        // A lockfile that cannot be read locks everything out.
+        set.problems.append(error)
+        return set
+      }
+    } else if enforce, requireLock, !folders.isEmpty {
+      set.problems.append(
+        PluginError(
+          plugin: "lockfile", file: lockPath ?? PluginLock.fileName,
+          message: "no lockfile, and --locked needs one: review the plugins, then run sendingstate plugins lock"))
+      return set
+    }
+    for folder in folders {
       let manifest: PluginManifest
       do {
         manifest = try PluginManifest.load(folder: folder, hostAPI: hostAPI)
@@ -103,9 +145,50 @@ public struct PluginSet: Sendable {
         set.problems.append(clash)
         continue
       }
+      if enforce, let problem = check(manifest, lock: lock, lockPath: lockPath, grants: grants) {
+        set.problems.append(problem)
+        continue
+      }
       set.plugins.append(manifest)
+      set.capabilities[manifest.name] = manifest.requested
     }
     return set
+  }
+
+  /// Why `manifest` may not load under `lock` and `grants`, if it may not.
+  static func check(_ manifest: PluginManifest, lock: PluginLock?, lockPath: String?, grants: PluginGrants) -> PluginError? {
+    let file = (manifest.folder as NSString).appendingPathComponent(PluginManifest.fileName)
+    func problem(_ message: String) -> PluginError { PluginError(plugin: manifest.name, file: file, message: message) }
+    if manifest.capabilities.contains(.storage) {
+      return problem("it asks for storage, which this host does not offer yet (host API \(LuaScreen.apiVersion)); use a version of the plugin without it")
+    }
+    var granted = grants.plugins[manifest.name] ?? LuaScreen.Capabilities()
+    if let lock, let lockPath {
+      guard let entry = lock.plugins[manifest.name] else {
+        return problem("it is not in \(lockPath): review it, then run sendingstate plugins lock to add it")
+      }
+      let hash: String
+      do {
+        hash = try PluginDigest.folder(manifest.folder, plugin: manifest.name)
+      } catch {
+        return error
+      }
+      if hash != entry.sha256 {
+        let version = entry.version == manifest.version ? "version \(manifest.version)" : "version \(entry.version) → \(manifest.version)"
+        return problem(
+          "it changed since \(lockPath) was written (\(version); content sha256 \(entry.sha256.prefix(12))… → \(hash.prefix(12))…): "
+            + "review the change, then run sendingstate plugins lock")
+      }
+      granted = granted.union(entry.capabilities)
+    }
+    let missing = granted.missing(for: manifest.requested)
+    if !missing.isEmpty {
+      let names = missing.map { String($0.split(separator: " ")[0]) }
+      return problem(
+        "it asks for \(missing.joined(separator: ", ")), which was not granted: run with --grant \(manifest.name):\(names.joined(separator: ",")), "
+          + "or grant it for good with sendingstate plugins lock")
+    }
+    return nil
   }
 
   /// A name `manifest` provides that a plugin already loaded provides too.

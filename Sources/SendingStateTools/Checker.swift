@@ -67,11 +67,13 @@ public enum Checker {
   }
 
   /// Checks every script under `paths`, opening screens with the plugins in the folders
-  /// `plugins` (and those found beside each screen and on the search path of `environment`);
+  /// `plugins` (and those found beside each screen and on the search path of `environment`),
+  /// checked against `grants` and the lockfile beside each screen (required when `locked`);
   /// returns the problems (empty when all is well).
   @MainActor
   public static func check(
-    paths: [String], plugins: [String] = [], environment: [String: String] = ProcessInfo.processInfo.environment
+    paths: [String], plugins: [String] = [], grants: PluginGrants = PluginGrants(), locked: Bool = false,
+    environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws -> [Problem] {
     var problems: [Problem] = []
     var reported: Set<String> = []
@@ -127,7 +129,8 @@ public enum Checker {
         limits.timeLimit = .milliseconds(200)
         var options = LuaScreen.Options(limits: limits, output: { _ in })
         let set = PluginSet.load(
-          explicit: plugins + ownPlugin, screen: path, environment: environment, hostAPI: PluginSet.hostAPI)
+          explicit: plugins + ownPlugin, screen: path, environment: environment, hostAPI: PluginSet.hostAPI, grants: grants,
+          requireLock: locked)
         for problem in set.problems { report(Problem(path: problem.file, message: problem.description)) }
         set.apply(to: &options)
         let screen = try LuaScreen(path: path, options: options)

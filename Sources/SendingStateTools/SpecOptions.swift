@@ -1,4 +1,5 @@
 import Foundation
+import SendingStatePlugins
 
 /// What `sendingstate test` was asked to do: busted's own options (handed to busted's
 /// command-line module, which also reads `.busted`) plus the host's (timeouts, snapshots, colour).
@@ -60,6 +61,11 @@ public struct SpecOptions: Sendable, Equatable {
   /// names in `ss.open(path, { plugins = … })`, `plugins/` beside the screen and
   /// `SENDINGSTATE_PLUGIN_PATH`.
   public var plugins: [String] = []
+  /// Capabilities granted to plugins and screens (`--grant`).
+  public var pluginGrants = PluginGrants()
+  /// Every plugin must match `plugins.lock` beside the screen (`--locked`): a screen whose
+  /// plugins do not fails to open.
+  public var lockedPlugins = false
 
   /// Seconds a test body, hook or block body may run by default.
   public static let defaultTimeout = 10.0

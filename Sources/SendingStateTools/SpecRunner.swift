@@ -231,7 +231,12 @@ public final class SpecRunner {
       }
       var folders = self.options.plugins
       if call.count >= 4, case .table(let given) = try call.value(4) { folders += given.sequence.compactMap(\.stringValue) }
-      let plugins = PluginSet.load(explicit: folders, screen: path, hostAPI: PluginSet.hostAPI)
+      let plugins = PluginSet.load(
+        explicit: folders, screen: path, hostAPI: PluginSet.hostAPI, grants: self.options.pluginGrants,
+        requireLock: self.options.lockedPlugins)
+      if self.options.lockedPlugins, let problem = plugins.problems.first {
+        throw ToolError.usage("--locked: \(problem)")
+      }
       for problem in plugins.problems where reportedPluginProblems.insert(problem.description).inserted {
         errors("warning: plugin left out: \(problem)\n")
       }

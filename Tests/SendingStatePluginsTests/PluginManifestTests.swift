@@ -12,6 +12,9 @@ func pluginFixture(_ name: String) -> String {
 
 let host = SemanticVersion("0.2.0")!
 
+/// What the analytics fixture lists (clock, and net to its hosts), granted.
+let analyticsGrant = try! PluginGrants(flags: ["analytics:clock,net"])
+
 @Suite("Plugin manifests: read under the sandbox, checked field by field, errors with file:line")
 struct PluginManifestTests {
   @Test("a good manifest reads whole: name, versions, what it provides, its capabilities")
@@ -92,7 +95,7 @@ struct PluginSetTests {
   func isolation() throws {
     let set = PluginSet.load(
       explicit: ["analytics", "bad_syntax", "rating", "wrong_api", "rating_copy"].map(pluginFixture), environment: [:],
-      hostAPI: host)
+      hostAPI: host, grants: analyticsGrant)
     #expect(set.plugins.map(\.name) == ["analytics", "rating"])
     #expect(set.problems.map(\.plugin) == ["bad_syntax", "wrong_api", "rating2"])
     #expect(set.problems[2].message.hasPrefix("the component 'stars' is provided by both 'rating' ("))
@@ -109,7 +112,7 @@ struct PluginModuleTests {
 
   @Test("a screen requires a plugin's module by <plugin>.<module>; without the plugin it is not found")
   func requireModule() throws {
-    let set = PluginSet.load(explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host)
+    let set = PluginSet.load(explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host, grants: analyticsGrant)
     #expect(set.modules.keys.sorted() == ["analytics.events"])
     var options = LuaScreen.Options()
     options.modules = set.modules
@@ -123,7 +126,7 @@ struct PluginModuleTests {
 
   @Test("a file of the plugin that the manifest does not name cannot be required; a named module that is missing is a manifest error")
   func onlyNamedModules() throws {
-    let set = PluginSet.load(explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host)
+    let set = PluginSet.load(explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host, grants: analyticsGrant)
     let runtime = try LuaRuntime(configuration: .init(modules: set.modules))
     #expect(try runtime.evaluate("return require('analytics.events').name({ type = 'x' })") == ["screen.x"])
     #expect(throws: ScriptError.self) { try runtime.evaluate("return require('analytics.private')") }
@@ -151,10 +154,10 @@ struct PluginModuleTests {
 
   @Test("middleware sees each action before handle: it may pass, change or drop it; its effects are held to its capabilities")
   func middleware() async throws {
-    let set = PluginSet.load(explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host)
+    let set = PluginSet.load(explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host, grants: analyticsGrant)
     #expect(set.middleware.map(\.name) == ["record"])
     var options = LuaScreen.Options()
-    options.middleware = set.middleware
+    set.apply(to: &options)
     let screen = try LuaScreen(path: screenFixture("recorded.lua"), options: options)
     try screen.tap("go")
     try screen.perform(action: "secret")
@@ -163,7 +166,7 @@ struct PluginModuleTests {
     #expect(screen.state["handled"] == ["go", "go"])  // the renamed one reached handle as go
     // analytics lists clock and net (collect.example.com, *.cdn.example.com), not timers.
     let timer = #expect(throws: ScriptError.self) { try screen.perform(action: "try-timer") }
-    #expect(timer?.message.hasPrefix("plugin 'analytics' may not start timers: it does not list the 'timers' capability") == true)
+    #expect(timer?.message.hasPrefix("plugin 'analytics' may not start timers: it does not have the 'timers' capability") == true)
     #expect(timer?.line == 6 && timer?.chunk?.hasSuffix("middleware/record.lua") == true)
     #expect(timer?.context?.contains("middleware 'record' of plugin 'analytics'") == true, "\(String(describing: timer?.context))")
     let elsewhere = #expect(throws: ScriptError.self) {

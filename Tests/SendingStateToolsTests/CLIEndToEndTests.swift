@@ -262,7 +262,7 @@ struct HelpTests {
     let fixtures = "Tests/SendingStatePluginsTests/Fixtures"
     let run = try await runCLI([
       "run", "\(fixtures)/screens/uses_analytics.lua", "--plugin", "\(fixtures)/plugins/analytics",
-      "--plugin", "\(fixtures)/plugins/wrong_api", "--send", "tap go",
+      "--plugin", "\(fixtures)/plugins/wrong_api", "--grant", "analytics:net,clock", "--send", "tap go",
     ])
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.contains("label#last text=\"screen.go\""))

@@ -86,6 +86,51 @@ struct PluginCommandTests {
     #expect(bad.status == 2 && bad.stderr.contains("cannot name a plugin"))
   }
 
+  @Test("plugins lock writes the lockfile; run checks it: a changed plugin is left out, and --locked refuses to run")
+  func lockAndRun() async throws {
+    let folder = try temporaryFolder("ss-lock")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let analytics = folder.appendingPathComponent("analytics").path
+    try FileManager.default.copyItem(atPath: repoPath("examples/plugins/analytics"), toPath: analytics)
+    let demo = "\(analytics)/demo.lua"
+    let locked = try await runCLI(["plugins", "lock", "--plugin", analytics, demo])
+    #expect(locked.status == 0, "\(locked.stderr)")
+    #expect(locked.stdout == "locked analytics 1.0.0, granting none\nwrote \(analytics)/plugins.lock (1 plugin)\n")
+    let ran = try await runCLI(["run", demo, "--plugin", analytics, "--locked", "--send", "tap plus"])
+    #expect(ran.status == 0 && ran.stdout.contains("label#report text=\"increment 1\""), "\(ran.stdout)\(ran.stderr)")
+    // One byte more in a module.
+    let report = "\(analytics)/report.lua"
+    try (try String(contentsOfFile: report, encoding: .utf8) + "\n").write(toFile: report, atomically: true, encoding: .utf8)
+    let refused = try await runCLI(["run", demo, "--plugin", analytics, "--locked", "--send", "tap plus"])
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("plugin 'analytics': it changed since \(analytics)/plugins.lock was written"), "\(refused.stderr)")
+    #expect(refused.stderr.contains("--locked: refusing to run"))
+    #expect(!refused.stdout.contains("> tap plus"))
+    // Without --locked the plugin is left out with the same words, and the screen runs without it
+    // (here it cannot: it requires the plugin's module, which is named).
+    let unlocked = try await runCLI(["run", demo, "--plugin", analytics, "--send", "tap plus"])
+    #expect(unlocked.stderr.contains("warning: plugin left out: \(analytics)/plugin.lua: plugin 'analytics': it changed since"))
+    #expect(unlocked.stderr.contains("module 'analytics.report' not found"))
+  }
+
+  @Test("--grant gives a plugin what it lists, and the screen what the flag says; a bad flag is a usage error")
+  func grants() async throws {
+    let analytics = repoPath("Tests/SendingStatePluginsTests/Fixtures/plugins/analytics")
+    let screen = repoPath("Tests/SendingStatePluginsTests/Fixtures/screens/recorded.lua")
+    let refused = try await runCLI(["run", screen, "--plugin", analytics, "--send", "tap go"])
+    #expect(refused.stderr.contains("which was not granted: run with --grant analytics:net,clock"), "\(refused.stderr)")
+    let granted = try await runCLI(["run", screen, "--plugin", analytics, "--grant", "analytics:net,clock", "--send", "tap go"])
+    #expect(granted.status == 0 && granted.stderr.isEmpty, "\(granted.stderr)")
+    let screenGrant = try await runCLI([
+      "run", repoPath("Tests/SendingStatePluginsTests/Fixtures/screens/undeclared.lua"), "--grant", "screen:net=api.example.com",
+      "--send", "tap go",
+    ])
+    #expect(screenGrant.status == 1 && screenGrant.stderr.contains("the screen may not start timers"), "\(screenGrant.stderr)")
+    let bad = try await runCLI(["run", screen, "--grant", "analytics:files"])
+    #expect(bad.status == 64 || bad.status == 2, "\(bad.status)")
+    #expect(bad.stderr.contains("--grant analytics:files: 'files' is not a capability"), "\(bad.stderr)")
+  }
+
   @Test("stubs with plugins: their components are ui builders, their folders are libraries")
   func stubs() async throws {
     let folder = try temporaryFolder("ss-stubs-plugin")

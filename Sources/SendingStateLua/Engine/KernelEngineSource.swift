@@ -664,11 +664,12 @@ end
 -- The plugin whose middleware runs now, with its capabilities (nil: the screen's own code).
 local gate
 
--- Whether `host` is one of `patterns` ("api.example.com", or "*.example.com" for subdomains).
+-- Whether `host` is one of `patterns` ("api.example.com", "*.example.com" for subdomains, "*").
 local function hostAllowed(host, patterns)
   host = host:lower()
   for _, pattern in ipairs(patterns) do
     pattern = pattern:lower()
+    if pattern == "*" then return true end
     if pattern:sub(1, 2) == "*." then
       local suffix = pattern:sub(2)
       if #host > #suffix and host:sub(-#suffix) == suffix then return true end
@@ -679,23 +680,31 @@ local function hostAllowed(host, patterns)
   return false
 end
 
+-- Effects are held to the capabilities of the code running now (`gate`): a plugin's middleware,
+-- or the screen's handle when the screen's capabilities are restricted.
 local function checkCapability(kind, url)
   if gate == nil then return end
   local caps = gate.capabilities
+  local who, fix
+  if gate.plugin ~= nil then
+    who = "plugin '" .. gate.plugin .. "'"
+    fix = " (add it to capabilities in its plugin.lua)"
+  else
+    who = "the screen"
+    fix = " (declare it in the screen's capabilities, and have it granted)"
+  end
   if kind == "after" and not caps.timers then
-    error(where() .. "plugin '" .. gate.plugin .. "' may not start timers: it does not list the 'timers' capability"
-      .. " (add it to capabilities in its plugin.lua)", 0)
+    error(where() .. who .. " may not start timers: it does not have the 'timers' capability" .. fix, 0)
   end
   if kind == "fetch" then
     if caps.net == nil then
-      error(where() .. "plugin '" .. gate.plugin .. "' may not fetch: it does not list the 'net' capability"
-        .. " (add net = { \"host\" } to capabilities in its plugin.lua)", 0)
+      error(where() .. who .. " may not fetch: it does not have the 'net' capability" .. fix, 0)
     end
     -- The host is after any user info (the last "@"): "https://ok.com@evil.com/" goes to evil.com.
     local authority = url:match("^https?://([^/?#]*)") or ""
     local host = authority:gsub("^.*@", ""):match("^%[?([^%]:]*)") or ""
     if not hostAllowed(host, caps.net) then
-      error(where() .. "plugin '" .. gate.plugin .. "' may not reach '" .. host .. "': its net capability lists "
+      error(where() .. who .. " may not reach '" .. host .. "': its net capability lists "
         .. concat(caps.net, ", "), 0)
     end
   end
@@ -876,7 +885,9 @@ local function runHandle()
     local fn = handler.fn
     if fn ~= nil and action ~= nil then
       local saved, savedContext = enter("handle", "handle (action '" .. tostring(action.type) .. "')")
+      if handler == screen.handler then gate = screen.gate end
       fn(S.thaw(action), store)
+      gate = nil
       phase, context = saved, savedContext
     end
   end
@@ -992,6 +1003,7 @@ end
 function E.load(module, initial, unitModules, schema, components, middleware, owners)
   begin()
   screen.owners = owners or { components = {}, units = {} }
+  screen.gate = screen.owners.screen and { capabilities = screen.owners.screen } or nil
   screen.lists, screen.unitHosts, screen.units, screen.unitNames = {}, {}, unitModules or {}, {}
   screen.components = components or {}
   screen.middleware = middleware

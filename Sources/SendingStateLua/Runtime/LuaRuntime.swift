@@ -31,6 +31,8 @@ public final class LuaRuntime {
   var closureMetatable: Int32 = 0
   var environmentFactory: Int32 = 0
   var hostGlobals: Int32 = 0
+  /// The sandbox's table of owners denied the wall clock.
+  var clockDenied: Int32 = 0
   var loadedModules: Int32 = 0
   var objectTypes: [ObjectIdentifier: (type: LuaObjectTypeBase, tag: UInt32, metatable: Int32)] = [:]
   var nextObjectTag: UInt32 = 1
@@ -62,6 +64,7 @@ public final class LuaRuntime {
     luaL_openlibs(L)
     createClosureMetatable()
     try installEnvironmentFactory()
+    for owner in configuration.clockDenied { setClock(false, for: owner) }
   }
 
   deinit {
@@ -132,7 +135,10 @@ public final class LuaRuntime {
     guard status == LUA_OK else {
       throw error(status: status, kind: status == LUA_ERRSYNTAX ? .syntax : nil)
     }
-    try setEnvironment(ofFunctionOnTop: environment)
+    // A fresh sandbox's wall clock belongs to the code's owner.
+    let owner = environment == nil && !chunkName.hasPrefix("=")
+      ? configuration.clockOwners[chunkName] ?? configuration.defaultClockOwner : nil
+    try setEnvironment(ofFunctionOnTop: environment, clockOwner: owner)
     return LuaRef(runtime: self, reference: stack.ref())
   }
 
@@ -350,6 +356,14 @@ extension LuaRuntime {
     /// Modules `require` finds by exact name before searching the roots: name → file (the
     /// modules plugins provide, `"analytics.events"` → `…/analytics/events.lua`).
     public var modules: [String: String]
+    /// Who the code of each file belongs to, for the wall clock: path → owner (`"plugin
+    /// 'analytics'"`), named in errors. ``LuaRuntime/setClock(_:for:)`` grants or withdraws
+    /// `os.time` and `os.date` by owner. Sandboxed mode.
+    public var clockOwners: [String: String] = [:]
+    /// The owner of every other file (`"the screen"`); `nil`: such code always has the clock.
+    public var defaultClockOwner: String?
+    /// Owners without the wall clock from the start.
+    public var clockDenied: Set<String> = []
 
     /// Creates a configuration (sandboxed, default limits, no script roots).
     public init(limits: Limits = Limits(), mode: Mode = .sandboxed, scriptRoots: [String] = [], modules: [String: String] = [:]) {

@@ -122,7 +122,27 @@ enum LuaSandbox {
       end
     end
 
-    return function()
+    -- `os` for code that belongs to `who` ("the screen", "plugin 'analytics'"): os.time and
+    -- os.date work while `who` is not in prims.clockDenied (the host grants and withdraws the
+    -- wall clock by owner, even after the code was loaded).
+    local denied = prims.clockDenied
+    local realTime, realDate = G.os.time, G.os.date
+    local function ownedOs(who)
+      local function gate(name)
+        if denied[who] then
+          error(who .. " may not read the wall clock (os." .. name
+            .. "): it does not have the 'clock' capability", 3)
+        end
+      end
+      return guarded({
+        clock = G.os.clock,
+        time = function(...) gate("time") return realTime(...) end,
+        date = function(...) gate("date") return realDate(...) end,
+      }, forbiddenOs, "os.")
+    end
+
+    -- A fresh environment, its `os` owned by `owner` when given.
+    return function(owner)
       local env = {}
       for i = 1, #baseNames do env[baseNames[i]] = G[baseNames[i]] end
       env._VERSION = G._VERSION
@@ -135,7 +155,11 @@ enum LuaSandbox {
       local co = copy(G.coroutine)
       co.create, co.resume, co.wrap = cocreate, coresume, wrap
       env.coroutine = co
-      env.os = guarded({ clock = G.os.clock, time = G.os.time, date = G.os.date }, forbiddenOs, "os.")
+      if owner ~= nil then
+        env.os = ownedOs(owner)
+      else
+        env.os = guarded({ clock = G.os.clock, time = realTime, date = realDate }, forbiddenOs, "os.")
+      end
       env.print = function(...)
         local n = select("#", ...)
         local parts = { ... }
@@ -249,8 +273,25 @@ extension LuaRuntime {
     sslua_pushcfunction(L, sslua_open_bounded)
     try protectedCall(arguments: 0, results: 1, context: "building the bounded library")
     lua_rawset(L, -3)
+    stack.push("clockDenied")
+    lua_createtable(L, 0, 0)
+    lua_pushvalue(L, -1)
+    clockDenied = stack.ref()
+    lua_rawset(L, -3)
     try protectedCall(arguments: 4, results: 1, context: "building the sandbox")
     environmentFactory = stack.ref()
+  }
+
+  /// Grants (`true`) or withdraws the wall clock (`os.time`, `os.date`) from the code of `who`:
+  /// the files ``Configuration/clockOwners`` (or ``Configuration/defaultClockOwner``) give to
+  /// it. Takes effect at once, for code already loaded too.
+  public func setClock(_ allowed: Bool, for who: String) {
+    guard configuration.mode == .sandboxed else { return }
+    stack.push(reference: clockDenied)
+    stack.push(who)
+    if allowed { stack.pushNil() } else { stack.push(true) }
+    lua_rawset(L, -3)
+    stack.pop()
   }
 
   /// A fresh environment: a sandbox (sandboxed mode) or the real globals (trusted mode).
@@ -261,20 +302,22 @@ extension LuaRuntime {
     return LuaRef(runtime: self, reference: stack.ref())
   }
 
-  func pushEnvironment(_ environment: LuaRef?) throws(ScriptError) {
+  func pushEnvironment(_ environment: LuaRef?, clockOwner who: String? = nil) throws(ScriptError) {
     if let environment {
       stack.push(reference: environment.reference)
     } else if configuration.mode == .trusted {
       sslua_pushglobaltable(L)
     } else {
       stack.push(reference: environmentFactory)
-      try protectedCall(arguments: 0, results: 1, context: "creating a sandbox")
+      if let who { stack.push(who) } else { stack.pushNil() }
+      try protectedCall(arguments: 1, results: 1, context: "creating a sandbox")
     }
   }
 
-  /// Sets upvalue 1 (`_ENV`) of the chunk on top.
-  func setEnvironment(ofFunctionOnTop environment: LuaRef?) throws(ScriptError) {
-    try pushEnvironment(environment)
+  /// Sets upvalue 1 (`_ENV`) of the chunk on top (a fresh sandbox whose wall clock follows
+  /// ``LuaRuntime/setClock(_:for:)`` for `who`, when given).
+  func setEnvironment(ofFunctionOnTop environment: LuaRef?, clockOwner who: String? = nil) throws(ScriptError) {
+    try pushEnvironment(environment, clockOwner: who)
     if lua_setupvalue(L, -2, 1) == nil { stack.pop() }
   }
 

@@ -59,6 +59,15 @@ public final class LuaScreen {
     /// Middleware around dispatch, in the order they run (the middleware of the plugins the
     /// screen runs with).
     public var middleware: [Middleware] = []
+    /// The screen's own capabilities, as granted by whoever runs it. `nil` (the default): all of
+    /// them, unless the screen's table declares `capabilities` (then it gets those). Given: the
+    /// screen gets what it declares (all of these when it declares nothing), and declaring more
+    /// is an error at load that names what was not granted.
+    public var capabilities: Capabilities?
+    /// The capabilities of each plugin whose scripts the screen runs, by plugin name; a plugin
+    /// not listed has none. (Granting is the caller's business: ``SendingStatePlugins`` grants
+    /// what a manifest lists and the user allowed.)
+    public var pluginCapabilities: [String: Capabilities] = [:]
 
     /// Creates options.
     public init(
@@ -99,18 +108,13 @@ public final class LuaScreen {
     public var plugin: String
     /// The file that returns the function.
     public var file: String
-    /// Whether it may start timers (`store:after`).
-    public var timers: Bool
-    /// The hosts it may fetch from (`nil`: no fetches at all).
-    public var netHosts: [String]?
 
-    /// Creates a middleware description.
-    public init(name: String, plugin: String, file: String, timers: Bool = false, netHosts: [String]? = nil) {
+    /// Creates a middleware description (its effects are held to
+    /// ``Options/pluginCapabilities`` of `plugin`).
+    public init(name: String, plugin: String, file: String) {
       self.name = name
       self.plugin = plugin
       self.file = file
-      self.timers = timers
-      self.netHosts = netHosts
     }
   }
 
@@ -210,9 +214,16 @@ public final class LuaScreen {
     self.path = path
     self.options = options
     let folder = (path as NSString).deletingLastPathComponent
-    runtime = try LuaRuntime(
-      configuration: .init(
-        limits: options.limits, scriptRoots: [folder.isEmpty ? "." : folder] + options.scriptRoots, modules: options.modules))
+    var configuration = LuaRuntime.Configuration(
+      limits: options.limits, scriptRoots: [folder.isEmpty ? "." : folder] + options.scriptRoots, modules: options.modules)
+    // The wall clock by owner: each plugin's files are its own, everything else the screen's.
+    configuration.clockOwners = options.clockOwners
+    configuration.defaultClockOwner = Self.screenOwner
+    configuration.clockDenied = Set(configuration.clockOwners.values).filter { owner in
+      !(options.pluginCapabilities[Self.pluginName(ofOwner: owner)]?.clock ?? false)
+    }
+    if options.capabilities?.clock == false { configuration.clockDenied.insert(Self.screenOwner) }
+    runtime = try LuaRuntime(configuration: configuration)
     if let output = options.output { runtime.output = output }
     engine = try ScreenEngine(runtime: runtime, screenHost: host, payload: options.data, swiftUnits: options.swiftUnits)
     store = BindingStore(state: ScreenState(node: nil), identifier: path)
@@ -220,7 +231,11 @@ public final class LuaScreen {
     let module = try loadModule()
     let contract = try checkContract(module)
     name = contract.name
-    let owners = try runtime.makeValue(["components": .table(LuaTable()), "units": .table(LuaTable())], path: "owners")
+    let capabilities = try screenCapabilities(declared: contract.capabilities)
+    runtime.setClock(capabilities.clock, for: Self.screenOwner)
+    var ownerTables: LuaValue = ["components": .table(LuaTable()), "units": .table(LuaTable())]
+    if capabilities != .unrestricted { ownerTables["screen"] = capabilities.luaValue }
+    let owners = try runtime.makeValue(ownerTables, path: "owners")
     let components = try loadModules(
       "component", files: options.components, screenOwn: contract.components, owners: owners.field("components"))
     let units = try loadModules("unit renderer", files: options.units, screenOwn: contract.units, owners: owners.field("units"))
@@ -306,10 +321,10 @@ public final class LuaScreen {
           message: "middleware '\(middleware.name)' of plugin '\(middleware.plugin)' must return function(action, store)",
           chunk: middleware.file)
       }
-      var capabilities: LuaValue = ["timers": .boolean(middleware.timers)]
-      if let hosts = middleware.netHosts { capabilities["net"] = .table(LuaTable(sequence: hosts.map(LuaValue.string))) }
+      let capabilities = options.pluginCapabilities[middleware.plugin] ?? Capabilities()
       let entry = try runtime.makeValue(
-        ["name": .string(middleware.name), "plugin": .string(middleware.plugin), "capabilities": capabilities], path: "middleware")
+        ["name": .string(middleware.name), "plugin": .string(middleware.plugin), "capabilities": capabilities.luaValue],
+        path: "middleware")
       entry.setField("fn", to: function)
       chain.setElement(position + 1, to: entry)
     }
@@ -326,7 +341,7 @@ public final class LuaScreen {
 
   /// Checks the fields of the screen table; the kernel reads them from there.
   private func checkContract(_ module: LuaRef) throws -> (
-    name: String?, units: LuaRef?, schema: LuaRef?, components: LuaRef?
+    name: String?, units: LuaRef?, schema: LuaRef?, components: LuaRef?, capabilities: Capabilities?
   ) {
     for (field, required) in [("layout", true), ("configure", true), ("events", false), ("handle", false)] {
       guard let value = module.field(field) else {
@@ -380,7 +395,38 @@ public final class LuaScreen {
         }
       }
     }
-    return (name, units, schema, components)
+    var capabilities: Capabilities?
+    if let declared = module.field("capabilities") {
+      do {
+        capabilities = try Capabilities(declaration: try declared.value(path: "capabilities"))
+      } catch let error as CapabilityDeclarationError {
+        throw contractError("screen field 'capabilities': \(error.message)")
+      }
+    }
+    return (name, units, schema, components, capabilities)
+  }
+
+  /// The owner of the screen's own code, for the wall clock and in errors.
+  nonisolated static let screenOwner = "the screen"
+
+  /// The plugin an owner name (`plugin 'analytics'`) stands for.
+  nonisolated static func pluginName(ofOwner owner: String) -> String {
+    String(owner.dropFirst("plugin '".count).dropLast())
+  }
+
+  /// What the screen's own code may do: what it declares (within what was granted), or what
+  /// was granted (everything by default).
+  private func screenCapabilities(declared: Capabilities?) throws -> Capabilities {
+    guard let declared else { return options.capabilities ?? .unrestricted }
+    if let granted = options.capabilities {
+      let missing = granted.missing(for: declared)
+      if !missing.isEmpty {
+        throw contractError(
+          "the screen asks for \(missing.joined(separator: ", ")), which was not granted (granted: \(granted)); "
+            + "grant it where the screen is run (sendingstate run --grant screen:\(missing[0].split(separator: " ")[0])), or drop it from capabilities")
+      }
+    }
+    return declared
   }
 
   // MARK: - Effects

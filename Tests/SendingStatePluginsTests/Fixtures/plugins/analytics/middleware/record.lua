@@ -6,5 +6,6 @@ return function(action, store)
   if action.type == "try-timer" then store:after(1, "tick") end
   if action.type == "try-fetch" then store:fetch(action.url, { ok = "ok", fail = "fail" }) end  -- line 7
   store:update(function(s) if s.seen then s.seen[#s.seen + 1] = action.type end end)
+  if action.type == "clock" then store:update(function(s) s.clock = math.type(os.time()) end) end
   return action
 end

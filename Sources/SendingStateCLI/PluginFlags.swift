@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import SendingStatePlugins
+import SendingStateTools
+
+/// The plugin options of the commands that open screens: `--plugin`, `--grant`, `--locked`.
+struct PluginFlags: ParsableArguments {
+  @Option(
+    name: .customLong("plugin"),
+    help: "A plugin folder to load (repeatable); plugins/ beside the screen and SENDINGSTATE_PLUGIN_PATH are searched too.")
+  var plugins: [String] = []
+
+  @Option(
+    name: .customLong("grant"),
+    help: ArgumentHelp(
+      "Grant capabilities: NAME:CAP[,CAP…] for a plugin, screen:CAP[,CAP…] for the screen (repeatable).",
+      discussion: "CAP is timers, clock, net (a plugin: the hosts it lists; the screen: any) or net=HOST."))
+  var grants: [String] = []
+
+  @Flag(
+    name: .customLong("locked"),
+    help: "Refuse to run unless every plugin matches plugins.lock beside the screen (and there is one).")
+  var locked = false
+
+  /// The grants the flags give.
+  func parsedGrants() throws -> PluginGrants {
+    do {
+      return try PluginGrants(flags: grants)
+    } catch {
+      throw ValidationError(error.description)
+    }
+  }
+
+  func validate() throws { _ = try parsedGrants() }
+
+  /// The plugins for `screen`: each problem is warned about on stderr and that plugin left out;
+  /// with `--locked`, any problem stops the command (exit 1).
+  func load(screen: String?) throws -> PluginSet {
+    let set = PluginSet.load(
+      explicit: plugins, screen: screen, hostAPI: PluginSet.hostAPI, grants: try parsedGrants(), requireLock: locked)
+    if locked, !set.problems.isEmpty {
+      let label = Terminal.paint("error:", .red, enabled: Terminal.colorOnStandardError)
+      for problem in set.problems { FileHandle.standardError.write(Data("\(label) \(problem)\n".utf8)) }
+      FileHandle.standardError.write(Data("\(label) --locked: refusing to run with plugins that do not match the lockfile\n".utf8))
+      throw ExitCode(1)
+    }
+    for problem in set.problems {
+      let label = Terminal.paint("warning:", .yellow, enabled: Terminal.colorOnStandardError)
+      FileHandle.standardError.write(Data("\(label) plugin left out: \(problem)\n".utf8))
+    }
+    return set
+  }
+}

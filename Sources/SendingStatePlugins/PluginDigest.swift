@@ -1,0 +1,92 @@
+import CCrypto
+import Foundation
+
+/// Content hashes of plugin folders, for lockfiles: SHA-256 (OpenSSL's) over every file of
+/// the folder in a fixed order, so any change to any file — a byte, a name, a new or removed
+/// file — changes the hash.
+///
+/// ```swift
+/// let hash = try PluginDigest.folder("plugins/rating")   // 64 hex digits
+/// ```
+public enum PluginDigest {
+  /// The most files a plugin folder may hold, and the most bytes in all (hashing reads them).
+  public static let maxFiles = 1_000
+  /// The most bytes in all a plugin folder may hold.
+  public static let maxBytes = 16 << 20
+
+  /// The SHA-256 of `bytes`, in lower-case hex.
+  public static func sha256(_ bytes: some Collection<UInt8>) -> String {
+    let hasher = Hasher256()
+    hasher.update(Array(bytes))
+    return hasher.finish()
+  }
+
+  /// The hash of the folder: for each regular file under it (hidden ones skipped: `.git`,
+  /// editor files; and lockfiles, which a demo screen inside the folder may have), sorted by path relative to the folder, the path, a NUL, the size in
+  /// decimal, a NUL and the bytes — all through one SHA-256.
+  ///
+  /// - Throws: ``PluginError`` when the folder cannot be read, holds more than ``maxFiles``
+  ///   files or ``maxBytes`` bytes, or holds a link that leads outside it.
+  public static func folder(_ folder: String, plugin: String? = nil) throws(PluginError) -> String {
+    let name = plugin ?? (folder as NSString).lastPathComponent
+    func problem(_ message: String) -> PluginError {
+      PluginError(plugin: name, file: folder, message: message)
+    }
+    let root = URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath().path
+    guard let walker = FileManager.default.enumerator(atPath: folder) else {
+      throw problem("cannot read the plugin folder \(folder)")
+    }
+    var files: [String] = []
+    while let relative = walker.nextObject() as? String {
+      if (relative as NSString).lastPathComponent.hasPrefix(".") {
+        walker.skipDescendants()
+        continue
+      }
+      let path = (folder as NSString).appendingPathComponent(relative)
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { continue }
+      let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+      guard resolved == root || resolved.hasPrefix(root + "/") else {
+        throw problem("\(relative) leads outside the plugin folder (to \(resolved)); a plugin's files live inside it")
+      }
+      if isFolder.boolValue || (relative as NSString).lastPathComponent == PluginLock.fileName { continue }
+      files.append(relative)
+      if files.count > maxFiles { throw problem("more than \(maxFiles) files in \(folder); a plugin folder holds its scripts only") }
+    }
+    let hasher = Hasher256()
+    var total = 0
+    for relative in files.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+      guard let bytes = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(relative)) else {
+        throw problem("cannot read \(relative) in \(folder)")
+      }
+      total += bytes.count
+      if total > maxBytes { throw problem("more than \(maxBytes) bytes in \(folder); a plugin folder holds its scripts only") }
+      hasher.update(Array(relative.utf8) + [0] + Array(String(bytes.count).utf8) + [0])
+      hasher.update(Array(bytes))
+    }
+    return hasher.finish()
+  }
+}
+
+/// One SHA-256 through OpenSSL's EVP interface (its context freed with it).
+private final class Hasher256 {
+  private let context: OpaquePointer
+
+  init() {
+    context = EVP_MD_CTX_new()
+    EVP_DigestInit_ex(context, EVP_sha256(), nil)
+  }
+
+  deinit { EVP_MD_CTX_free(context) }
+
+  func update(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { buffer in _ = EVP_DigestUpdate(context, buffer.baseAddress, buffer.count) }
+  }
+
+  func finish() -> String {
+    var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+    var length: UInt32 = 0
+    EVP_DigestFinal_ex(context, &digest, &length)
+    return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+  }
+}

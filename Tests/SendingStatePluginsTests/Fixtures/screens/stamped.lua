@@ -1,0 +1,12 @@
+-- A screen that runs with the clockless plugin, and reads the clock itself.
+local stamp = require "clockless.stamp"
+return {
+  state = { stamped = 0, cpu = 0 },
+  layout = function(ui) return ui.stack { ui.button { id = "go", title = "Go" } } end,
+  configure = function() end,
+  handle = function(action, store)
+    if action.type == "module" then stamp.now() end                          -- line 8
+    if action.type == "cpu" then store:update(function(s) s.cpu = stamp.cpu() end) end
+    if action.type == "own" then store:update(function(s) s.stamped = os.time() end) end  -- line 10
+  end,
+}

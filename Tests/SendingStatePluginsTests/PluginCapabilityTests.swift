@@ -1,0 +1,138 @@
+import Foundation
+import SendingStateHeadless
+import SendingStateLua
+import Testing
+
+@testable import SendingStatePlugins
+
+@Suite("Capabilities: what a plugin lists and the user granted, enforced; screens the same way")
+@MainActor
+struct PluginCapabilityTests {
+  func screenFixture(_ name: String) -> String {
+    Bundle.module.resourceURL!.appendingPathComponent("Fixtures/screens/\(name)").path
+  }
+
+  @Test("a plugin that lists capabilities loads only when they are granted; the refusal names plugin, capabilities and the fix")
+  func grantsRequired() throws {
+    let none = PluginSet.load(explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host)
+    #expect(none.plugins.isEmpty)
+    #expect(
+      none.problems.first?.message
+        == "it asks for net (collect.example.com, *.cdn.example.com), clock, which was not granted: run with --grant analytics:net,clock, or grant it for good with sendingstate plugins lock")
+    let partial = PluginSet.load(
+      explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host, grants: try PluginGrants(flags: ["analytics:clock"]))
+    #expect(partial.problems.first?.message.hasPrefix("it asks for net (collect.example.com, *.cdn.example.com), which") == true)
+    let oneHost = PluginSet.load(
+      explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host,
+      grants: try PluginGrants(flags: ["analytics:clock,net=collect.example.com"]))
+    #expect(oneHost.problems.first?.message.hasPrefix("it asks for net (*.cdn.example.com), which") == true)
+    let granted = PluginSet.load(explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host, grants: analyticsGrant)
+    #expect(granted.plugins.map(\.name) == ["analytics"] && granted.problems.isEmpty)
+    #expect(granted.capabilities["analytics"] == .init(net: ["collect.example.com", "*.cdn.example.com"], clock: true))
+    // A grant for another plugin grants nothing here.
+    let elsewhere = PluginSet.load(
+      explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host, grants: try PluginGrants(flags: ["other:clock,net"]))
+    #expect(elsewhere.plugins.isEmpty)
+  }
+
+  @Test("--grant flags read as documented; mistakes say how to write them")
+  func grantFlags() throws {
+    let grants = try PluginGrants(flags: ["analytics:net,clock", "screen:timers,net=api.example.com", "screen:net=*.cdn.example.com"])
+    #expect(grants.plugins["analytics"] == .init(net: ["*"], clock: true))
+    #expect(grants.screen == .init(timers: true, net: ["api.example.com", "*.cdn.example.com"]))
+    for (flag, message) in [
+      ("analytics", "write NAME:CAPABILITY"), ("analytics:files", "'files' is not a capability"),
+      ("analytics:net=http://x", "'net=http://x' is not a capability"), ("screen:storage", "this host offers no storage yet"),
+    ] {
+      let error = #expect(throws: PluginGrantError.self) { try PluginGrants(flags: [flag]) }
+      #expect(error?.description.hasPrefix("--grant \(flag): \(message)") == true, "\(String(describing: error))")
+    }
+  }
+
+  @Test("without the clock capability a plugin's files cannot read the wall clock, also through its module; the screen still can")
+  func clock() throws {
+    let set = PluginSet.load(explicit: [pluginFixture("clockless")], environment: [:], hostAPI: host)
+    #expect(set.problems.isEmpty)
+    var options = LuaScreen.Options()
+    set.apply(to: &options)
+    let screen = try LuaScreen(path: screenFixture("stamped.lua"), options: options)
+    let middleware = #expect(throws: ScriptError.self) { try screen.perform(action: "stamp") }
+    #expect(middleware?.message == "plugin 'clockless' may not read the wall clock (os.time): it does not have the 'clock' capability")
+    #expect(middleware?.line == 4 && middleware?.chunk?.hasSuffix("clockless/middleware/stamp.lua") == true)
+    let module = #expect(throws: ScriptError.self) { try screen.perform(action: "module") }
+    #expect(module?.message.hasPrefix("plugin 'clockless' may not read the wall clock (os.date)") == true)
+    #expect(module?.line == 3 && module?.chunk?.hasSuffix("clockless/stamp.lua") == true, "\(String(describing: module))")
+    try screen.perform(action: "cpu")  // os.clock (processor time) is not the wall clock
+    try screen.perform(action: "own")  // the screen's own code was not restricted
+    #expect(screen.state["stamped"].intValue ?? 0 > 1_700_000_000)
+    // The analytics fixture lists clock: granted, its middleware reads it.
+    var granted = LuaScreen.Options()
+    PluginSet.load(explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host, grants: analyticsGrant).apply(to: &granted)
+    let recorded = try LuaScreen(path: screenFixture("recorded.lua"), options: granted)
+    try recorded.perform(action: "clock")
+    #expect(recorded.state["clock"] == "integer")
+  }
+
+  @Test("a screen that declares capabilities gets only those: effects and the clock outside them are errors at their line")
+  func screenDeclares() async throws {
+    let screen = try LuaScreen(path: screenFixture("declares.lua"))
+    try screen.perform(action: "wait")
+    #expect(screen.pendingEffects == 1)
+    let before = screen.state
+    let fetch = #expect(throws: ScriptError.self) { try screen.perform(action: "fetch") }
+    #expect(fetch?.message.hasPrefix("the screen may not fetch: it does not have the 'net' capability") == true, "\(String(describing: fetch))")
+    #expect(fetch?.line == 9)
+    let time = #expect(throws: ScriptError.self) { try screen.perform(action: "time") }
+    #expect(time?.message == "the screen may not read the wall clock (os.time): it does not have the 'clock' capability")
+    #expect(time?.line == 10)
+    #expect(screen.state == before && screen.pendingEffects == 1)
+    screen.close()
+  }
+
+  @Test("what a screen may do is what was granted: declaring more fails at load; declaring nothing gets the grant")
+  func screenGranted() async throws {
+    var options = LuaScreen.Options()
+    options.capabilities = .init(net: ["api.example.com"])
+    let refused = #expect(throws: ScriptError.self) { try LuaScreen(path: self.screenFixture("declares.lua"), options: options) }
+    #expect(refused?.message.hasPrefix("the screen asks for timers, which was not granted (granted: net (api.example.com))") == true, "\(String(describing: refused))")
+    let screen = try LuaScreen(path: screenFixture("undeclared.lua"), options: options)
+    let timer = #expect(throws: ScriptError.self) { try screen.perform(action: "wait") }
+    #expect(timer?.message.hasPrefix("the screen may not start timers") == true)
+    let elsewhere = #expect(throws: ScriptError.self) {
+      try screen.perform(action: ["type": "fetch", "url": "https://evil.example.org/x"])
+    }
+    #expect(elsewhere?.message == "the screen may not reach 'evil.example.org': its net capability lists api.example.com")
+    #expect(elsewhere?.line == 8)
+    #expect(throws: ScriptError.self) { try screen.perform(action: "time") }
+    try screen.perform(action: ["type": "fetch", "url": "https://api.example.com/x"])
+    #expect(screen.pendingEffects == 1)
+    screen.close()
+    // Nothing granted, nothing declared: everything, as before capabilities existed.
+    let open = try LuaScreen(path: screenFixture("undeclared.lua"))
+    try open.perform(action: "wait")
+    try open.perform(action: "time")
+    #expect(open.pendingEffects == 1)
+    open.close()
+  }
+
+  @Test("storage is refused with a clear reason: this host offers none yet")
+  func storage() throws {
+    let folder = try scratchCopy("analytics")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let manifest = (folder as NSString).appendingPathComponent("plugin.lua")
+    let text = try String(contentsOfFile: manifest, encoding: .utf8).replacingOccurrences(of: "{ \"clock\",", with: "{ \"storage\", \"clock\",")
+    try text.write(toFile: manifest, atomically: true, encoding: .utf8)
+    let set = PluginSet.load(explicit: [folder], environment: [:], hostAPI: host, grants: analyticsGrant)
+    #expect(set.problems.first?.message.hasPrefix("it asks for storage, which this host does not offer yet") == true, "\(set.problems)")
+  }
+}
+
+/// A copy of a plugin fixture in a scratch folder (removed by the caller), for tests that
+/// change it.
+func scratchCopy(_ plugin: String) throws -> String {
+  let root = FileManager.default.temporaryDirectory.appendingPathComponent("ss-plugin-\(UUID().uuidString)").path
+  try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+  let folder = (root as NSString).appendingPathComponent(plugin)
+  try FileManager.default.copyItem(atPath: pluginFixture(plugin), toPath: folder)
+  return folder
+}

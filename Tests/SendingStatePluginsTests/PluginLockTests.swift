@@ -1,0 +1,110 @@
+import Foundation
+import SendingStateLua
+import Testing
+
+@testable import SendingStatePlugins
+
+@Suite("Lockfiles: versions, content hashes and grants, checked at load")
+struct PluginLockTests {
+  @Test("SHA-256 matches the FIPS 180-2 test vectors")
+  func vectors() {
+    #expect(PluginDigest.sha256([UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    #expect(PluginDigest.sha256(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    #expect(
+      PluginDigest.sha256(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+        == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+  }
+
+  @Test("a folder's hash is its files in path order, each as path, NUL, size, NUL, bytes")
+  func framing() throws {
+    let folder = try scratchCopy("rating")
+    defer { try? FileManager.default.removeItem(atPath: (folder as NSString).deletingLastPathComponent) }
+    var stream: [UInt8] = []
+    for file in ["components/stars.lua", "plugin.lua", "units/review.lua"] {
+      let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(file))))
+      stream += Array(file.utf8) + [0] + Array(String(bytes.count).utf8) + [0] + bytes
+    }
+    #expect(try PluginDigest.folder(folder) == PluginDigest.sha256(stream))
+  }
+
+  @Test("any change to the files changes the hash; hidden files and lockfiles do not count; links out are refused")
+  func changes() throws {
+    let folder = try scratchCopy("rating")
+    defer { try? FileManager.default.removeItem(atPath: (folder as NSString).deletingLastPathComponent) }
+    let manager = FileManager.default
+    func path(_ file: String) -> String { (folder as NSString).appendingPathComponent(file) }
+    let original = try PluginDigest.folder(folder)
+    try "{}".write(toFile: path(PluginLock.fileName), atomically: true, encoding: .utf8)
+    try manager.createDirectory(atPath: path(".git"), withIntermediateDirectories: true)
+    try "x".write(toFile: path(".git/HEAD"), atomically: true, encoding: .utf8)
+    #expect(try PluginDigest.folder(folder) == original)
+    let stars = try String(contentsOfFile: path("components/stars.lua"), encoding: .utf8)
+    try (stars + " ").write(toFile: path("components/stars.lua"), atomically: true, encoding: .utf8)
+    let edited = try PluginDigest.folder(folder)
+    #expect(edited != original)
+    try manager.moveItem(atPath: path("components/stars.lua"), toPath: path("components/stars2.lua"))
+    #expect(try PluginDigest.folder(folder) != edited)
+    try manager.moveItem(atPath: path("components/stars2.lua"), toPath: path("components/stars.lua"))
+    #expect(try PluginDigest.folder(folder) == edited)
+    try "".write(toFile: path("extra.lua"), atomically: true, encoding: .utf8)
+    #expect(try PluginDigest.folder(folder) != edited)
+    try manager.createSymbolicLink(atPath: path("passwd"), withDestinationPath: "/etc/passwd")
+    let out = #expect(throws: PluginError.self) { try PluginDigest.folder(folder) }
+    #expect(out?.message.hasPrefix("passwd leads outside the plugin folder") == true)
+  }
+
+  @Test("a lockfile's text reads back as the same lock, and a broken one says what and where")
+  func roundTrip() throws {
+    let manifest = try PluginManifest.load(folder: pluginFixture("analytics"), hostAPI: host)
+    let lock = try PluginLock.locking([manifest])
+    #expect(lock.plugins["analytics"]?.capabilities == .init(net: ["collect.example.com", "*.cdn.example.com"], clock: true))
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("ss-lock-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    try lock.text.write(toFile: file, atomically: true, encoding: .utf8)
+    #expect(try PluginLock.read(file) == lock)
+    try "{\n  \"lockfile\": 1,\n  \"plugins\": { \"a\": }\n}".write(toFile: file, atomically: true, encoding: .utf8)
+    let broken = #expect(throws: PluginError.self) { try PluginLock.read(file) }
+    #expect(broken?.message.contains("line 3") == true, "\(String(describing: broken))")
+    #expect(broken?.message.hasSuffix("write it again with sendingstate plugins lock") == true)
+  }
+
+  @Test("loading checks each plugin against the lockfile beside the screen; the lock grants what it recorded")
+  @MainActor
+  func loading() throws {
+    let analytics = try scratchCopy("analytics")
+    let root = (analytics as NSString).deletingLastPathComponent
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let rating = (root as NSString).appendingPathComponent("rating")
+    try FileManager.default.copyItem(atPath: pluginFixture("rating"), toPath: rating)
+    let screen = (root as NSString).appendingPathComponent("screen.lua")
+    func load(_ folders: [String], locked: Bool = false) -> PluginSet {
+      PluginSet.load(explicit: folders, screen: screen, environment: [:], hostAPI: host, requireLock: locked)
+    }
+    // No lockfile: analytics needs a grant; --locked refuses everything.
+    #expect(load([analytics]).plugins.isEmpty)
+    #expect(load([rating], locked: true).problems.first?.message.hasPrefix("no lockfile, and --locked needs one") == true)
+    // Locked: analytics loads with the capabilities it listed, granted by the lock.
+    let lockPath = PluginLock.path(beside: screen)
+    try PluginLock.locking([try PluginManifest.load(folder: analytics, hostAPI: host)]).text
+      .write(toFile: lockPath, atomically: true, encoding: .utf8)
+    let locked = load([analytics, rating], locked: true)
+    #expect(locked.plugins.map(\.name) == ["analytics"] && locked.lockFile == lockPath)
+    #expect(locked.capabilities["analytics"]?.clock == true)
+    #expect(locked.problems.map(\.message) == ["it is not in \(lockPath): review it, then run sendingstate plugins lock to add it"])
+    // Changed since: a byte of a module.
+    let events = (analytics as NSString).appendingPathComponent("events.lua")
+    try (try String(contentsOfFile: events, encoding: .utf8) + "\n").write(toFile: events, atomically: true, encoding: .utf8)
+    let changed = load([analytics])
+    #expect(changed.plugins.isEmpty)
+    #expect(changed.problems.first?.message.hasPrefix("it changed since \(lockPath) was written (version 1.2.0; content sha256 ") == true)
+    // A new version says both.
+    let manifest = (analytics as NSString).appendingPathComponent("plugin.lua")
+    try (try String(contentsOfFile: manifest, encoding: .utf8)).replacingOccurrences(of: "1.2.0", with: "1.3.0")
+      .write(toFile: manifest, atomically: true, encoding: .utf8)
+    #expect(load([analytics]).problems.first?.message.contains("(version 1.2.0 → 1.3.0;") == true)
+    // A lockfile that cannot be read locks every plugin out.
+    try "not json".write(toFile: lockPath, atomically: true, encoding: .utf8)
+    let unreadable = load([rating])
+    #expect(unreadable.plugins.isEmpty && unreadable.problems.first?.plugin == "lockfile")
+  }
+}
