@@ -131,6 +131,17 @@ struct PluginCommandTests {
     #expect(bad.stderr.contains("--grant analytics:files: 'files' is not a capability"), "\(bad.stderr)")
   }
 
+  @Test("the README's plugin commands run as shown")
+  func readmeCommands() async throws {
+    let demo = try await runCLI(["run", "examples/plugins/rating/demo.lua", "--plugin", "examples/plugins/rating", "--send", "tap mine.more"])
+    #expect(demo.status == 0 && demo.stdout.contains("rating: 3 → 4") && demo.stdout.contains("label#stars text=\"★★★★☆\""), "\(demo.stdout)\(demo.stderr)")
+    let shop = try await runCLI([
+      "run", "examples/shop/shop.lua", "--data", "examples/shop/reviews.json", "--plugin", "examples/plugins/rating", "--send", "tap bo.helpful",
+    ])
+    #expect(shop.status == 0 && shop.stdout.contains(#"actions: {"review":"bo","type":"helpful"}"#), "\(shop.stdout)\(shop.stderr)")
+    #expect(shop.stderr.isEmpty, "\(shop.stderr)")
+  }
+
   @Test("stubs with plugins: their components are ui builders, their folders are libraries")
   func stubs() async throws {
     let folder = try temporaryFolder("ss-stubs-plugin")
