@@ -49,7 +49,11 @@ extension SendingStateCommand {
           if !plugin.capabilities.isEmpty { emit("  needs \(plugin.capabilities.map(\.description).joined(separator: ", "))") }
         }
         for problem in set.problems { emit("left out: \(problem)") }
-        if set.plugins.isEmpty, set.problems.isEmpty { emit("no plugins found") }
+        if set.plugins.isEmpty, set.problems.isEmpty { emit("no plugin folders found") }
+        for native in set.natives {
+          emit("\(native.name) \(native.version) (built in, Swift) — \(native.summary)")
+          emit("  provides modules: \(native.modules.map(\.name).joined(separator: ", "))")
+        }
       }
     }
 

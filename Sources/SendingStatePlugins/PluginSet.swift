@@ -25,6 +25,8 @@ public struct PluginSet: Sendable {
   public var screenCapabilities: LuaScreen.Capabilities?
   /// The lockfile the plugins were checked against, if any.
   public var lockFile: String?
+  /// The Swift plugins in use (the built-in ones unless told otherwise).
+  public var natives: [any NativePlugin] = []
 
   /// The modules of every plugin loaded, for ``LuaScreen/Options/modules``.
   public var modules: [String: String] {
@@ -33,17 +35,43 @@ public struct PluginSet: Sendable {
 
   /// The components of every plugin loaded, for ``LuaScreen/Options/components``.
   public var components: [String: LuaScreen.PluginScript] {
-    plugins.reduce(into: [:]) { all, plugin in all.merge(plugin.componentFiles) { first, _ in first } }
+    let lua = plugins.reduce(into: [:]) { all, plugin in all.merge(plugin.componentFiles) { first, _ in first } }
+    return natives.reduce(into: lua) { all, native in
+      for (name, source) in native.components {
+        all[name] = all[name] ?? .init(file: native.scriptName("components", name), plugin: native.name, source: source)
+      }
+    }
   }
 
   /// The unit renderers of every plugin loaded, for ``LuaScreen/Options/units``.
   public var units: [String: LuaScreen.PluginScript] {
-    plugins.reduce(into: [:]) { all, plugin in all.merge(plugin.unitFiles) { first, _ in first } }
+    let lua = plugins.reduce(into: [:]) { all, plugin in all.merge(plugin.unitFiles) { first, _ in first } }
+    return natives.reduce(into: lua) { all, native in
+      for (name, source) in native.units {
+        all[name] = all[name] ?? .init(file: native.scriptName("units", name), plugin: native.name, source: source)
+      }
+    }
   }
 
-  /// The middleware of every plugin loaded: plugins in the order found, each plugin's in its
-  /// manifest's order.
-  public var middleware: [LuaScreen.Middleware] { plugins.flatMap(\.middleware) }
+  /// The middleware of every plugin loaded: Lua plugins in the order found, each plugin's in
+  /// its manifest's order, then the Swift plugins'.
+  public var middleware: [LuaScreen.Middleware] {
+    plugins.flatMap(\.middleware)
+      + natives.flatMap { native in
+        native.middleware.map {
+          LuaScreen.Middleware(name: $0.name, plugin: native.name, file: native.scriptName("middleware", $0.name), source: $0.source)
+        }
+      }
+  }
+
+  /// The Swift plugins' modules, for ``LuaScreen/Options/hostModules``.
+  public var hostModules: [String: [String: LuaScreen.HostFunction]] {
+    natives.reduce(into: [:]) { all, native in
+      for module in native.modules {
+        all[module.name] = Dictionary(module.functions.map { ($0.name, $0.body) }) { first, _ in first }
+      }
+    }
+  }
 
   /// The host API version plugins are checked against (``LuaScreen/apiVersion``).
   public static var hostAPI: SemanticVersion { SemanticVersion(LuaScreen.apiVersion)! }
@@ -56,6 +84,7 @@ public struct PluginSet: Sendable {
     options.units = units
     options.middleware = middleware
     options.pluginCapabilities = capabilities
+    options.hostModules = hostModules
     if let screenCapabilities { options.capabilities = screenCapabilities }
   }
 
@@ -95,13 +124,29 @@ public struct PluginSet: Sendable {
   ///   - requireLock: a missing lockfile is a problem too (`--locked`).
   ///   - enforce: check the lockfile and the grants (tools that only describe plugins — stubs,
   ///     `plugins list` — do not).
+  ///   - natives: the Swift plugins to run with (the built-in `json` and `format`).
   public static func load(
     explicit: [String] = [], screen: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
     hostAPI: SemanticVersion, grants: PluginGrants = PluginGrants(), lockFile: String? = nil, requireLock: Bool = false,
-    enforce: Bool = true
+    enforce: Bool = true, natives: [any NativePlugin] = BuiltInPlugins.all
   ) -> PluginSet {
     var set = PluginSet()
     set.screenCapabilities = grants.screen
+    for native in natives {
+      // A Swift plugin is compiled in: no manifest, lockfile or folder; what its Lua text
+      // needs is granted like a Lua plugin's.
+      let missing = (grants.plugins[native.name] ?? LuaScreen.Capabilities()).missing(for: native.capabilities)
+      if enforce, !missing.isEmpty {
+        let names = missing.map { String($0.split(separator: " ")[0]) }.joined(separator: ",")
+        set.problems.append(
+          PluginError(
+            plugin: native.name, file: "<swift plugin \(native.name)>",
+            message: "it asks for \(missing.joined(separator: ", ")), which was not granted: run with --grant \(native.name):\(names)"))
+        continue
+      }
+      set.natives.append(native)
+      set.capabilities[native.name] = native.capabilities
+    }
     let explicitPaths = Set(explicit.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
     let folders = folders(explicit: explicit, screen: screen, environment: environment)
     // The lockfile.
@@ -129,6 +174,13 @@ public struct PluginSet: Sendable {
         manifest = try PluginManifest.load(folder: folder, hostAPI: hostAPI)
       } catch {
         set.problems.append(error)
+        continue
+      }
+      if let native = set.natives.first(where: { $0.name == manifest.name }) {
+        set.problems.append(
+          PluginError(
+            plugin: manifest.name, file: (folder as NSString).appendingPathComponent(PluginManifest.fileName),
+            message: "'\(native.name)' is the name of a plugin built into the host; rename this one"))
         continue
       }
       if let earlier = set.plugins.first(where: { $0.name == manifest.name }) {

@@ -1,6 +1,7 @@
 import Foundation
 import SendingStateLua
 import SendingStateTestSupport
+import SendingStatePlugins
 import Testing
 
 @testable import SendingStateTools
@@ -84,6 +85,17 @@ struct StubGeneratorTests {
     let luac = try ChildProcess(executable: "/usr/bin/luac5.4", arguments: ["-p", "types/sendingstate.d.lua"], directory: repositoryRoot.path)
     luac.send("")
     #expect(await luac.wait() == 0, "\(luac.errors)")
+    // The built-in Swift plugins' modules, one file each (luac5.4 one file at a time: Debian's
+    // crashes when given several with -p).
+    for native in BuiltInPlugins.all {
+      for module in native.modules {
+        let file = "types/\(module.name).lua"
+        #expect(try String(contentsOfFile: repoPath(file), encoding: .utf8) == StubGenerator.stub(of: module, plugin: native), "\(file)")
+        let check = try ChildProcess(executable: "/usr/bin/luac5.4", arguments: ["-p", file], directory: repositoryRoot.path)
+        check.send("")
+        #expect(await check.wait() == 0, "\(check.errors)")
+      }
+    }
   }
 
   @Test("the committed .luacheckrc is the one init writes, and its screen globals are the sandbox's")

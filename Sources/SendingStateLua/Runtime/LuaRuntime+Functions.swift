@@ -96,6 +96,39 @@ extension LuaRuntime {
     }
   }
 
+  /// Makes a table of `functions` what `require(name)` returns in every script of this
+  /// runtime, read-only (writing a field is an error naming the module), so no script can
+  /// change what another one calls.
+  ///
+  /// ```swift
+  /// try runtime.preloadModule("greet", functions: ["hello": { call in call.push("hi"); return 1 }])
+  /// ```
+  public func preloadModule(_ name: String, functions: [String: LuaFunctionBody]) throws(ScriptError) {
+    var fields: [String: LuaRef] = [:]
+    for (key, body) in functions { fields[key] = makeFunction("\(name).\(key)", body) }
+    let table = try makeValueOrThrow(.table(LuaTable()))
+    for (key, function) in fields { table.setField(key, to: function) }
+    let proxy = try makeValueOrThrow(.table(LuaTable()))
+    let meta = try makeValueOrThrow(["__metatable": false])
+    meta.setField("__index", to: table)
+    meta.setField("__newindex", to: makeFunction("\(name).__newindex") { call in
+      throw ScriptError(kind: .runtime, message: "module '\(name)' is read-only (it cannot change for other scripts)")
+    })
+    stack.push(reference: proxy.reference)
+    stack.push(reference: meta.reference)
+    lua_setmetatable(L, -2)
+    stack.pop()
+    preload(name, proxy)
+  }
+
+  private func makeValueOrThrow(_ value: LuaValue) throws(ScriptError) -> LuaRef {
+    do {
+      return try makeValue(value)
+    } catch {
+      throw ScriptError(kind: .runtime, message: error.description)
+    }
+  }
+
   /// Makes `value` what `require(name)` returns in every script of this runtime.
   public func preload(_ name: String, _ value: LuaRef) {
     stack.push(reference: loadedModules)

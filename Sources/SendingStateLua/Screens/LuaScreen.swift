@@ -68,6 +68,9 @@ public final class LuaScreen {
     /// not listed has none. (Granting is the caller's business: ``SendingStatePlugins`` grants
     /// what a manifest lists and the user allowed.)
     public var pluginCapabilities: [String: Capabilities] = [:]
+    /// Modules written in Swift, by the name `require` finds them under: each a table of
+    /// functions, read-only to scripts (the modules of Swift plugins).
+    public var hostModules: [String: [String: HostFunction]] = [:]
 
     /// Creates options.
     public init(
@@ -86,17 +89,25 @@ public final class LuaScreen {
   /// A script file a plugin provides (a component or a unit renderer), and the plugin named in
   /// its errors.
   public struct PluginScript: Sendable, Equatable {
-    /// The file that returns the module.
+    /// The file that returns the module (with ``source``: the name its errors show).
     public var file: String
     /// The plugin that provides it (`nil`: the host's own).
     public var plugin: String?
+    /// The Lua text itself, for a script that is not a file (a Swift plugin's); `nil`: read
+    /// ``file``.
+    public var source: String?
 
-    /// Describes a script file (of `plugin`, if it belongs to one).
-    public init(file: String, plugin: String? = nil) {
+    /// Describes a script file (of `plugin`, if it belongs to one), or Lua text named `file`.
+    public init(file: String, plugin: String? = nil, source: String? = nil) {
       self.file = file
       self.plugin = plugin
+      self.source = source
     }
   }
+
+  /// A function of a module written in Swift (``Options/hostModules``): it reads its arguments
+  /// from the call, pushes its results and returns how many.
+  public typealias HostFunction = @Sendable (LuaCall) throws -> Int
 
   /// A middleware: a file returning `function(action, store)` that returns the action (perhaps
   /// changed), another action, or `false` to drop it; it runs before `handle` for every action,
@@ -106,15 +117,18 @@ public final class LuaScreen {
     public var name: String
     /// The plugin it belongs to (named in errors).
     public var plugin: String
-    /// The file that returns the function.
+    /// The file that returns the function (with ``source``: the name its errors show).
     public var file: String
+    /// The Lua text itself, for middleware that is not a file (a Swift plugin's).
+    public var source: String?
 
     /// Creates a middleware description (its effects are held to
     /// ``Options/pluginCapabilities`` of `plugin`).
-    public init(name: String, plugin: String, file: String) {
+    public init(name: String, plugin: String, file: String, source: String? = nil) {
       self.name = name
       self.plugin = plugin
       self.file = file
+      self.source = source
     }
   }
 
@@ -228,6 +242,9 @@ public final class LuaScreen {
     engine = try ScreenEngine(runtime: runtime, screenHost: host, payload: options.data, swiftUnits: options.swiftUnits)
     store = BindingStore(state: ScreenState(node: nil), identifier: path)
     runtime.preload("sendingstate", try runtime.makeValue(["version": .string(LuaScreen.apiVersion)]))
+    for (name, functions) in options.hostModules {
+      try runtime.preloadModule(name, functions: functions.mapValues { function in { call in try function(call) } })
+    }
     let module = try loadModule()
     let contract = try checkContract(module)
     name = contract.name
@@ -285,7 +302,7 @@ public final class LuaScreen {
     let all = try runtime.makeValue(.table(LuaTable()), path: kind)
     for (name, script) in files.sorted(by: { $0.key < $1.key }) {
       let of = script.plugin.map { " of plugin '\($0)'" } ?? ""
-      let chunk = try runtime.loadFile(script.file)
+      let chunk = try script.source.map { try runtime.load($0, chunkName: script.file) } ?? runtime.loadFile(script.file)
       let results = try runtime.callReturningReferences(chunk, with: [], context: "loading the \(kind) '\(name)'\(of)")
       guard let module = results.first, Self.isComponent(module) else {
         throw ScriptError(
@@ -312,7 +329,7 @@ public final class LuaScreen {
     guard !options.middleware.isEmpty else { return nil }
     let chain = try runtime.makeValue(.table(LuaTable()), path: "middleware")
     for (position, middleware) in options.middleware.enumerated() {
-      let chunk = try runtime.loadFile(middleware.file)
+      let chunk = try middleware.source.map { try runtime.load($0, chunkName: middleware.file) } ?? runtime.loadFile(middleware.file)
       let results = try runtime.callReturningReferences(
         chunk, with: [], context: "loading middleware '\(middleware.name)' of plugin '\(middleware.plugin)'")
       guard let function = results.first, function.typeName == "function" else {
