@@ -114,7 +114,7 @@ let package = Package(
     .target(
       name: "SendingStatePreview",
       dependencies: [
-        "SendingStateTools", "SendingStateLua", "SendingStateHeadless",
+        "SendingStateTools", "SendingStatePlugins", "SendingStateLua", "SendingStateHeadless",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -16,6 +16,7 @@ cc -fsyntax-only -std=c99 -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissi
   -Wstrict-prototypes -Werror $(pkg-config --cflags lua5.4) -ISources/CLuaShim/include \
   -ISources/CLuaShim Sources/CLuaShim/*.c
 cc -fsyntax-only -std=c99 -Wall -Wextra -Wundef -Werror $(pkg-config --cflags lua5.4) -x c Sources/CLua/CLua.h
+cc -fsyntax-only -std=c99 -Wall -Wextra -Wundef -Werror $(pkg-config --cflags libcrypto) -x c Sources/CCrypto/CCrypto.h
 cc -fsyntax-only -std=c99 -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissing-prototypes \
   -Wstrict-prototypes -Werror $(pkg-config --cflags libcurl) -ISources/CFetch/include Sources/CFetch/Fetch.c
 

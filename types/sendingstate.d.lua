@@ -255,6 +255,7 @@
 ---@field state table A snapshot of the screen's state.
 ---@field actions SSActionTable[] The actions dispatched so far.
 ---@field pending integer How many effects are still running.
+---@field time number The screen's clock: seconds since 1970 (virtual with ss.open(path, { clock = … })).
 ---@field view SSViews view.<id>.<property> reads a view's property (read-only).
 ---@field tap fun(self: SSScreen, id: string) touchUpInside on a control, a tap gesture on a view.
 ---@field send fun(self: SSScreen, id: string, event: SSEventName) Fires an event.
@@ -263,12 +264,15 @@
 ---@field gesture fun(self: SSScreen, id: string, kind: SSGestureName, params: table?) Performs a gesture.
 ---@field row fun(self: SSScreen, list: string, index: integer): SSScreen A driver for one list row.
 ---@field settle fun(self: SSScreen, seconds: number?) Waits for the screen's effects (default: test --settle); fails listing what is still pending.
+---@field advance fun(self: SSScreen, seconds: number) Moves a virtual clock (ss.open(path, { clock = 0 })) on: timers due by then fire in order, and their actions are handled.
 ---@field tree fun(self: SSScreen): string The render tree as text.
 ---@field close fun(self: SSScreen) Closes the screen.
 
 ---@class SSOpenOptions
 ---@field state table? A start state instead of the script's.
 ---@field data string? A server-driven payload (a JSON file beside the spec or from the project root).
+---@field plugins string[]? Plugin folders to run with (beside the spec or from the project root).
+---@field clock number? A virtual clock standing at this time (seconds since 1970): timers wait for screen:advance.
 
 ---`require "sendingstate"`.
 ---@class SSModule

@@ -416,3 +416,10 @@ void sslua_push_field_access (lua_State *L, sslua_FieldDispatcher dispatcher,
 }
 
 /* }====================================================== */
+
+const char *sslua_caller_source (lua_State *L, int level) {
+  lua_Debug ar;
+  if (!lua_getstack(L, level, &ar)) return NULL;
+  if (!lua_getinfo(L, "S", &ar)) return NULL;  /* "S" fills fields only: no error, no allocation */
+  return ar.source;
+}

@@ -33,11 +33,15 @@ struct PluginFlags: ParsableArguments {
 
   func validate() throws { _ = try parsedGrants() }
 
+  /// What the flags ask for, to find the plugins again on reload.
+  func request() throws -> PluginRequest {
+    PluginRequest(explicit: plugins, grants: try parsedGrants(), requireLock: locked)
+  }
+
   /// The plugins for `screen`: each problem is warned about on stderr and that plugin left out;
   /// with `--locked`, any problem stops the command (exit 1).
-  func load(screen: String?) throws -> PluginSet {
-    let set = PluginSet.load(
-      explicit: plugins, screen: screen, hostAPI: PluginSet.hostAPI, grants: try parsedGrants(), requireLock: locked)
+  func load(screen: String) throws -> PluginSet {
+    let set = try request().load(screen: screen)
     if locked, !set.problems.isEmpty {
       let label = Terminal.paint("error:", .red, enabled: Terminal.colorOnStandardError)
       for problem in set.problems { FileHandle.standardError.write(Data("\(label) \(problem)\n".utf8)) }

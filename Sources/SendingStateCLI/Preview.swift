@@ -36,7 +36,8 @@ extension SendingStateCommand {
       guard (0...65_535).contains(port) else { throw failure(ToolError.usage("--port: \(port) is not a port (0…65535)")) }
       do {
         let server = try PreviewServer(
-          path: screen.screen, options: try await screen.screenOptions(), configuration: .init(host: host, port: port))
+          path: screen.screen, options: try await screen.screenOptions(), plugins: try screen.pluginFlags.request(),
+          configuration: .init(host: host, port: port))
         if !server.configuration.isLoopback {
           FileHandle.standardError.write(Data("warning: listening on \(host): anyone who can reach it and has the URL can drive the screen\n".utf8))
         }

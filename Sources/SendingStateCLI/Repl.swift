@@ -34,7 +34,8 @@ extension SendingStateCommand {
     func run() async throws {
       let session: ScreenSession
       do {
-        session = try ScreenSession(path: screen.screen, options: try await screen.screenOptions())
+        session = try ScreenSession(
+          path: screen.screen, options: try await screen.screenOptions(), plugins: try screen.pluginFlags.request())
       } catch {
         throw failure(error)
       }

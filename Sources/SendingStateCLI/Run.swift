@@ -72,7 +72,7 @@ extension SendingStateCommand {
           // stdout holds the report alone.
           options.output = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         }
-        let session = try ScreenSession(path: screen.screen, options: options)
+        let session = try ScreenSession(path: screen.screen, options: options, plugins: try screen.pluginFlags.request())
         if commands.isEmpty, format == .text { emit(session.tree) }
         var pending = 0
         for command in commands {

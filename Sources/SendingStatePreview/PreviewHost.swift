@@ -1,6 +1,7 @@
 import Foundation
 import SendingStateHeadless
 import SendingStateLua
+import SendingStatePlugins
 import SendingStateTools
 
 /// The screen behind a preview page: applies the pages' events, reloads the script, and pushes
@@ -59,10 +60,11 @@ package final class PreviewHost {
   ///
   /// - Throws: ``ToolError`` for a missing file or a broken script.
   package init(
-    path: String, options: LuaScreen.Options = .init(), limiter: RateLimiter = RateLimiter(perSecond: 60, burst: 120)
+    path: String, options: LuaScreen.Options = .init(), plugins: PluginRequest? = nil,
+    limiter: RateLimiter = RateLimiter(perSecond: 60, burst: 120)
   ) throws {
     self.limiter = limiter
-    session = try ScreenSession(path: path, options: options)
+    session = try ScreenSession(path: path, options: options, plugins: plugins)
     tree = PreviewTree(ScreenPicture(session.screen.root.renderTree()))
   }
 

@@ -6,6 +6,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import SendingStateLua
+import SendingStatePlugins
 import ServiceLifecycle
 
 /// The live preview: an HTTP and WebSocket server (Hummingbird 2) for one screen.
@@ -68,8 +69,11 @@ package struct PreviewServer: Sendable {
 
   /// Opens the screen at `path` (see ``PreviewHost``).
   @MainActor
-  package init(path: String, options: LuaScreen.Options = .init(), configuration: Configuration = .init(), token: PreviewToken = PreviewToken()) throws {
-    host = try PreviewHost(path: path, options: options)
+  package init(
+    path: String, options: LuaScreen.Options = .init(), plugins: PluginRequest? = nil, configuration: Configuration = .init(),
+    token: PreviewToken = PreviewToken()
+  ) throws {
+    host = try PreviewHost(path: path, options: options, plugins: plugins)
     self.token = token
     self.configuration = configuration
     let folder = (path as NSString).deletingLastPathComponent

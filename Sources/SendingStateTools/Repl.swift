@@ -71,7 +71,8 @@ public final class Repl {
     case "reload":
       do {
         try session.reload()
-        return ("reloaded \(session.path) (state kept)\n" + session.tree, false)
+        let left = session.pluginProblems.map { "warning: plugin left out: \($0)\n" }.joined()
+        return (left + "reloaded \(session.path) (state kept)\n" + session.tree, false)
       } catch {
         return ("error: reload failed, keeping the previous version: \(ToolError.from(error).text(verbose: verbose))", true)
       }

@@ -1,6 +1,7 @@
 import Foundation
 import SendingStateHeadless
 import SendingStateLua
+import SendingStatePlugins
 
 /// A screen being driven by a tool: events applied in order, steps recorded, reloads that keep
 /// the state.
@@ -33,12 +34,14 @@ public final class ScreenSession {
   /// Every event applied so far.
   public private(set) var records: [Record] = []
 
-  /// Opens the screen.
+  /// Opens the screen (with `options`; `plugins` says how to find its plugins again on
+  /// reload).
   ///
   /// - Throws: ``ToolError``: usage for a missing file, script for a fault in the script.
-  public init(path: String, options: LuaScreen.Options = .init()) throws {
+  public init(path: String, options: LuaScreen.Options = .init(), plugins: PluginRequest? = nil) throws {
     self.path = path
     self.options = options
+    self.plugins = plugins
     try ScriptPath.check(path, role: "screen")
     do {
       screen = try LuaScreen(path: path, options: options)
@@ -63,8 +66,17 @@ public final class ScreenSession {
   /// Reopens the script with the current state. If the new script fails to load, the old screen
   /// keeps running and the error is thrown. The old screen is closed, so none of its callbacks or
   /// effects fire afterwards.
+  ///
+  /// With ``plugins`` set, the plugins are found and checked again first: one removed since is
+  /// unloaded, one changed is read anew (``pluginProblems`` says which were left out).
   public func reload() throws {
     var reopened = options
+    var problems: [PluginError] = []
+    if let plugins {
+      let set = plugins.load(screen: path)
+      set.apply(to: &reopened)
+      problems = set.problems
+    }
     let fresh: LuaScreen
     do {
       reopened.state = try screen.readState()
@@ -74,7 +86,14 @@ public final class ScreenSession {
     }
     screen.close()
     screen = fresh
+    options = reopened
+    pluginProblems = problems
   }
+
+  /// How to find the screen's plugins again on reload (`nil`: keep those it opened with).
+  public var plugins: PluginRequest?
+  /// The plugins the last reload left out, and why.
+  public private(set) var pluginProblems: [PluginError] = []
 
   // MARK: - Effects
 

@@ -145,6 +145,8 @@ public final class SpecRunner {
       switch request[1].stringValue {
       case "settle":
         reply = await settle(handle: Int64(request[2].intValue ?? 0), seconds: request[3].doubleValue ?? options.settle)
+      case "advance":
+        reply = await advance(handle: Int64(request[2].intValue ?? 0), seconds: request[3].doubleValue ?? 0)
       case "usage":
         closeAll()
         throw ToolError.usage(request[2].stringValue ?? "bad arguments")
@@ -206,6 +208,22 @@ public final class SpecRunner {
     ]
   }
 
+  /// Moves a screen's virtual clock (`screen:advance(seconds)`); reports the errors of the
+  /// timers' actions, like settling.
+  private func advance(handle: Int64, seconds: Double) async -> LuaValue {
+    guard let screen = screens[handle] else { return ["settled": true, "pending": 0] }
+    do {
+      try await screen.advance(by: seconds)
+    } catch {
+      return ["problem": .string("screen:advance(): \(ToolError.from(error).description)")]
+    }
+    let seen = reportedAsyncErrors[handle] ?? 0
+    let fresh = screen.asyncErrors.dropFirst(seen)
+    reportedAsyncErrors[handle] = screen.asyncErrors.count
+    let errors = fresh.map { LuaValue.string(options.verbose ? $0.fullDescription : $0.description) }
+    return ["settled": true, "pending": .integer(Int64(screen.pendingEffects)), "errors": .table(LuaTable(sequence: Array(errors)))]
+  }
+
   private func closeAll() {
     screens.values.forEach { $0.close() }
     screens.removeAll()
@@ -241,6 +259,12 @@ public final class SpecRunner {
         errors("warning: plugin left out: \(problem)\n")
       }
       plugins.apply(to: &options)
+      if call.count >= 5, call.typeName(5) != "nil" {
+        // A virtual clock standing at the given time (seconds since 1970).
+        let start = try call.number(5)
+        guard start.isFinite else { throw ToolError.usage("ss.open: options.clock must be a finite number of seconds since 1970") }
+        options.clock = VirtualClock(now: start)
+      }
       let screen = try LuaScreen(path: path, options: options)
       nextHandle += 1
       screens[nextHandle] = screen
@@ -317,6 +341,10 @@ public final class SpecRunner {
     })
     prims.setField("actions", to: runtime.makeFunction("actions") { call in
       try MainActor.assumeIsolated { try call.push(.table(LuaTable(sequence: try screen(call).actionLog))) }
+      return 1
+    })
+    prims.setField("time", to: runtime.makeFunction("time") { call in
+      try MainActor.assumeIsolated { try call.push(.number(try screen(call).options.clock.now)) }
       return 1
     })
     prims.setField("pending", to: runtime.makeFunction("pending") { call in

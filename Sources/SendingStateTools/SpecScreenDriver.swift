@@ -109,6 +109,19 @@ enum SpecScreenDriver {
                 reply.pending, seconds, reply.described or "timers or fetches"), 2)
             end
           end,
+          advance = function(_, seconds)
+            if type(seconds) ~= "number" or seconds < 0 or seconds ~= seconds or seconds == math.huge then
+              error("screen:advance(seconds): seconds must be a finite number ≥ 0", 2)
+            end
+            if not coroutine.isyieldable() then
+              error("screen:advance() cannot wait here (inside require, a metamethod or a C function such as table.sort); call it from the test body", 2)
+            end
+            local reply = coroutine.yield({ "advance", handle, seconds })
+            if reply.problem then error(reply.problem, 2) end
+            if reply.errors and #reply.errors > 0 then
+              error("a timer's actions failed while advancing the clock:\n  " .. concat(reply.errors, "\n  "), 2)
+            end
+          end,
           tree = function() return prims.tree(handle) end,
           close = function() close(handle) end,
         }
@@ -117,6 +130,7 @@ enum SpecScreenDriver {
             if key == "state" then return prims.state(handle) end
             if key == "actions" then return prims.actions(handle) end
             if key == "pending" then return prims.pending(handle) end
+            if key == "time" then return prims.time(handle) end
             if key == "view" then
               return setmetatable({}, {
                 __index = function(_, id)
@@ -155,7 +169,11 @@ enum SpecScreenDriver {
           plugins = {}
           for i, folder in ipairs(options.plugins) do plugins[i] = resolve(folder, "plugin folder", 2) end
         end
-        local handle, problem = prims.open(screenPath, options and options.state, dataPath, plugins)
+        local clock = options and options.clock
+        if clock ~= nil and type(clock) ~= "number" then
+          error("ss.open(path, options): options.clock must be a number (the virtual clock's start, in seconds since 1970)", 2)
+        end
+        local handle, problem = prims.open(screenPath, options and options.state, dataPath, plugins, clock)
         if not handle then error(problem, 2) end
         open[handle] = scopes[#scopes] or true
         order[#order + 1] = handle

@@ -43,6 +43,9 @@ public enum StubGenerator {
     .init(
       name: "settle", signature: "fun(self: SSScreen, seconds: number?)",
       doc: "Waits for the screen's effects (default: test --settle); fails listing what is still pending."),
+    .init(
+      name: "advance", signature: "fun(self: SSScreen, seconds: number)",
+      doc: "Moves a virtual clock (ss.open(path, { clock = 0 })) on: timers due by then fire in order, and their actions are handled."),
     .init(name: "tree", signature: "fun(self: SSScreen): string", doc: "The render tree as text."),
     .init(name: "close", signature: "fun(self: SSScreen)", doc: "Closes the screen."),
   ]
@@ -162,6 +165,7 @@ public enum StubGenerator {
     lines.append("---@field state table A snapshot of the screen's state.")
     lines.append("---@field actions SSActionTable[] The actions dispatched so far.")
     lines.append("---@field pending integer How many effects are still running.")
+    lines.append("---@field time number The screen's clock: seconds since 1970 (virtual with ss.open(path, { clock = … })).")
     lines.append("---@field view SSViews view.<id>.<property> reads a view's property (read-only).")
     for member in driverMethods {
       lines.append("---@field \(member.name) \(member.signature) \(member.doc)")
@@ -170,6 +174,8 @@ public enum StubGenerator {
     lines.append("---@class SSOpenOptions")
     lines.append("---@field state table? A start state instead of the script's.")
     lines.append("---@field data string? A server-driven payload (a JSON file beside the spec or from the project root).")
+    lines.append("---@field plugins string[]? Plugin folders to run with (beside the spec or from the project root).")
+    lines.append("---@field clock number? A virtual clock standing at this time (seconds since 1970): timers wait for screen:advance.")
     lines.append("")
     lines.append("---`require \"sendingstate\"`.")
     lines.append("---@class SSModule")

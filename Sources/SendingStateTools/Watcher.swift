@@ -35,6 +35,7 @@ public enum Watcher {
       reloads += 1
       do {
         try session.reload()
+        for problem in session.pluginProblems { errors("warning: plugin left out: \(problem)") }
         output("reloaded \(session.path) (state kept)")
         if printTree { output(session.tree) }
       } catch {

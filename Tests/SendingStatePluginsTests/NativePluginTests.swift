@@ -12,8 +12,12 @@ struct NativePluginTests {
     Bundle.module.resourceURL!.appendingPathComponent("Fixtures/screens/\(name)").path
   }
 
-  func open(_ name: String = "natives.lua", natives: [any NativePlugin] = BuiltInPlugins.all, grants: PluginGrants = .init()) throws -> LuaScreen {
+  func open(
+    _ name: String = "natives.lua", natives: [any NativePlugin] = BuiltInPlugins.all, grants: PluginGrants = .init(),
+    clock: any ScreenClock = SystemScreenClock()
+  ) throws -> LuaScreen {
     var options = LuaScreen.Options()
+    options.clock = clock
     PluginSet.load(environment: [:], hostAPI: host, grants: grants, natives: natives).apply(to: &options)
     return try LuaScreen(path: screenFixture(name), options: options)
   }
@@ -81,8 +85,20 @@ struct NativePluginTests {
     ] as [(String, LuaValue, LuaValue, LuaValue, String)] {
       let error = #expect(throws: ScriptError.self) { _ = try call(function, a, b, c) }
       #expect(error?.message.hasPrefix(message) == true, "\(String(describing: error))")
-      #expect(error?.line == 16)
+      #expect(error?.line == 17)
     }
+  }
+
+  @Test("clock.parts: the calendar of a moment in a time zone (checked against date(1))")
+  func clockParts() throws {
+    let screen = try open()
+    // date -u -d @0: Thu Jan  1 00:00:00 UTC 1970; TZ=Europe/Paris date -d @1700000000: Tue Nov 14 23:13:20 CET 2023
+    #expect(try out(screen, ["type": "parts", "a": 0]) == #"{"day":1,"hour":0,"minute":0,"month":1,"second":0,"weekday":5,"year":1970}"#)
+    #expect(
+      try out(screen, ["type": "parts", "a": 1_700_000_000, "b": "Europe/Paris"])
+        == #"{"day":14,"hour":23,"minute":13,"month":11,"second":20,"weekday":3,"year":2023}"#)
+    let zone = #expect(throws: ScriptError.self) { try screen.perform(action: ["type": "parts", "a": 0, "b": "Nowhere"]) }
+    #expect(zone?.message.hasPrefix("clock.parts: unknown time zone \"Nowhere\"") == true)
   }
 
   /// A Swift plugin of the tests': a module, a component and middleware in Lua text that
@@ -122,14 +138,20 @@ struct NativePluginTests {
   }
 
   @Test("any Swift type that adopts NativePlugin adds modules, components and middleware; its Lua text is held to its grants")
-  func custom() throws {
+  func custom() async throws {
     let refused = PluginSet.load(environment: [:], hostAPI: host, natives: [Ticker()])
     #expect(refused.natives.isEmpty)
     #expect(refused.problems.first?.message == "it asks for timers, which was not granted: run with --grant ticker:timers")
-    let screen = try open("ticking.lua", natives: [Ticker()], grants: try PluginGrants(flags: ["ticker:timers"]))
+    let clock = VirtualClock()
+    let screen = try open("ticking.lua", natives: [Ticker()], grants: try PluginGrants(flags: ["ticker:timers"]), clock: clock)
     #expect((try screen.view("t.n") as? Label)?.text == "6")  // twice(1) = 2 → n = 2, scale 3
+    // The middleware's timer: its action comes back through the chain to handle.
     try screen.perform(action: "later")
     #expect(screen.pendingEffects == 1)
+    try await screen.advance(by: 1)
+    #expect(screen.state["ticks"] == 1 && screen.pendingEffects == 0)
+    #expect(screen.actionLog.map { $0["type"] } == ["later", "tick"])
+    try screen.perform(action: "later")
     let before = screen.state
     let boom = #expect(throws: ScriptError.self) { try screen.perform(action: "boom") }
     #expect(boom?.chunk == "<swift plugin ticker>/middleware/later.lua" && boom?.line == 3, "\(String(describing: boom))")

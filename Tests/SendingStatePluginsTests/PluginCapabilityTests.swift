@@ -61,7 +61,13 @@ struct PluginCapabilityTests {
     #expect(middleware?.line == 4 && middleware?.chunk?.hasSuffix("clockless/middleware/stamp.lua") == true)
     let module = #expect(throws: ScriptError.self) { try screen.perform(action: "module") }
     #expect(module?.message.hasPrefix("plugin 'clockless' may not read the wall clock (os.date)") == true)
-    #expect(module?.line == 3 && module?.chunk?.hasSuffix("clockless/stamp.lua") == true, "\(String(describing: module))")
+    #expect(module?.line == 4 && module?.chunk?.hasSuffix("clockless/stamp.lua") == true, "\(String(describing: module))")
+    // Nor through the clock module (it asks who called).
+    let via = #expect(throws: ScriptError.self) { try screen.perform(action: "via") }
+    #expect(via?.message == "plugin 'clockless' may not read the wall clock (clock.now): it does not have the 'clock' capability")
+    #expect(via?.line == 6 && via?.chunk?.hasSuffix("clockless/stamp.lua") == true, "\(String(describing: via))")
+    try screen.perform(action: "screenClock")  // the screen may
+    #expect(screen.state["stamped"].doubleValue ?? 0 > 1_700_000_000)
     try screen.perform(action: "cpu")  // os.clock (processor time) is not the wall clock
     try screen.perform(action: "own")  // the screen's own code was not restricted
     #expect(screen.state["stamped"].intValue ?? 0 > 1_700_000_000)

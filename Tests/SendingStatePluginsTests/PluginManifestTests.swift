@@ -152,6 +152,18 @@ struct PluginModuleTests {
     #expect(failing?.context?.contains("component 'bad' (stars, plugin 'rating')") == true, "\(String(describing: failing))")
   }
 
+  @Test("middleware runs in the order the plugins were found, each changing what the next one sees")
+  func ordering() throws {
+    for (order, expected) in [(["first", "second"], ["one", "two"]), (["second", "first"], ["two", "one"])] {
+      var options = LuaScreen.Options()
+      PluginSet.load(explicit: order.map(pluginFixture), environment: [:], hostAPI: host).apply(to: &options)
+      let screen = try LuaScreen(path: screenFixture("ordered.lua"), options: options)
+      try screen.perform(action: "go")
+      #expect(screen.state["trail"] == .table(LuaTable(sequence: expected.map(LuaValue.string))))
+      #expect(screen.state["reached"] == .string(expected.map { $0 + ">" }.joined()))
+    }
+  }
+
   @Test("middleware sees each action before handle: it may pass, change or drop it; its effects are held to its capabilities")
   func middleware() async throws {
     let set = PluginSet.load(explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host, grants: analyticsGrant)

@@ -159,3 +159,48 @@ struct PluginCommandTests {
   }
 }
 }
+
+@Suite("Reloading a screen finds its plugins again")
+@MainActor
+struct PluginReloadTests {
+  @Test("a plugin removed since is unloaded on reload, and a changed one is read anew; the state is kept")
+  func reload() throws {
+    let folder = try temporaryFolder("ss-reload-plugins")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let plugin = folder.appendingPathComponent("plugins/analytics").path
+    try FileManager.default.createDirectory(atPath: folder.appendingPathComponent("plugins").path, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: repoPath("examples/plugins/analytics"), toPath: plugin)
+    let screen = folder.appendingPathComponent("counter.lua").path
+    try """
+      return {
+        state = { count = 0, analytics = {} },
+        schema = { count = "integer", analytics = "table" },
+        layout = function(ui) return ui.stack { ui.button { id = "plus", title = "+" } } end,
+        configure = function() end,
+        events = function(view, on) on(view.plus, "touchUpInside", function() return "increment" end) end,
+        handle = function(action, store) store:update(function(s) s.count = s.count + 1 end) end,
+      }
+      """.write(toFile: screen, atomically: true, encoding: .utf8)
+    let request = PluginRequest(environment: [:])
+    var options = LuaScreen.Options()
+    request.load(screen: screen).apply(to: &options)
+    let session = try ScreenSession(path: screen, options: options, plugins: request)
+    _ = try session.apply(try EventCommand(parsing: "tap plus"))
+    #expect(session.screen.state["analytics"] == ["increment": 1])
+    // Removed: its middleware no longer runs.
+    let aside = folder.appendingPathComponent("analytics-aside").path
+    try FileManager.default.moveItem(atPath: plugin, toPath: aside)
+    try session.reload()
+    _ = try session.apply(try EventCommand(parsing: "tap plus"))
+    #expect(session.screen.state["count"] == 2 && session.screen.state["analytics"] == ["increment": 1])
+    // Back, changed: the new middleware counts by ten.
+    try FileManager.default.moveItem(atPath: aside, toPath: plugin)
+    let record = plugin + "/middleware/record.lua"
+    try (try String(contentsOfFile: record, encoding: .utf8)).replacingOccurrences(of: "or 0) + 1", with: "or 0) + 10")
+      .write(toFile: record, atomically: true, encoding: .utf8)
+    try session.reload()
+    _ = try session.apply(try EventCommand(parsing: "tap plus"))
+    #expect(session.screen.state["count"] == 3 && session.screen.state["analytics"] == ["increment": 11])
+    #expect(session.pluginProblems.isEmpty)
+  }
+}

@@ -88,6 +88,13 @@ void sslua_set_max_string(struct lua_State *L, size_t bytes);
 void sslua_set_max_output(struct lua_State *L, long long bytes);
 /* Counts `bytes` of output in this episode; 0 once past the cap (never raises). */
 int sslua_charge_output(struct lua_State *L, size_t bytes);
+
+/*
+** The chunk name ("@path", "=name") of the function `level` frames up the call
+** stack (1: whoever called the running C function), or NULL when there is none.
+** Never raises.
+*/
+const char *sslua_caller_source(struct lua_State *L, int level);
 size_t sslua_max_string(struct lua_State *L);
 
 /*

@@ -341,10 +341,19 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     let limits = runtime.limits
     switch effect {
     case .after(let seconds, let actions):
-      let delay = Duration.milliseconds(Int64(seconds * 1000))
-      startEffect {
-        try await Task.sleep(for: delay)
-        return actions
+      let clock = runtime.clock
+      if let virtual = clock as? VirtualClock {
+        // Set now, so an advance that comes before the task runs still passes it.
+        let ticket = virtual.schedule(after: seconds)
+        startEffect {
+          try await virtual.wait(for: ticket)
+          return actions
+        }
+      } else {
+        startEffect {
+          try await clock.sleep(seconds: seconds)
+          return actions
+        }
       }
     case .fetch(let source, let ok, let fail):
       guard let url = URL(string: source) else { return }
@@ -388,6 +397,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       guard let engine = target.engine, !Task.isCancelled else { return }
       engine.effects[target.id] = nil
       engine.deliverEffect(actions)
+      engine.finishedEffects += 1
     }
     effects[nextEffect] = (task, target)
   }
@@ -415,6 +425,25 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
 
   /// The number of effects still running.
   var pendingEffects: Int { effects.count }
+  /// How many effects have delivered their actions so far.
+  private(set) var finishedEffects = 0
+
+  /// Advances a virtual clock by `seconds`: each timer due by then fires, in time order (also
+  /// those that a fired timer's actions start within the window), and is delivered before
+  /// this returns.
+  func advance(_ clock: VirtualClock, by seconds: Double) async {
+    let end = clock.now + max(0, seconds)
+    while let next = clock.nextDeadline, next <= end {
+      let expected = finishedEffects + clock.advance(to: next)
+      // The woken timers hop back to the main actor to deliver; let them.
+      var spins = 0
+      while finishedEffects < expected, spins < 100_000, !isClosed {
+        await Task.yield()
+        spins += 1
+      }
+    }
+    clock.advance(to: end)
+  }
 
   /// Waits until no effect is pending, or `timeout` passes; returns whether all settled.
   func settle(timeout: Duration) async -> Bool {

@@ -27,12 +27,16 @@ public final class LuaRuntime {
 
   /// Where `print` writes (default: standard output).
   public var output: (String) -> Void = { print($0) }
+  /// The time this runtime's screen runs on (its timers, `require "clock"`).
+  public var clock: any ScreenClock = SystemScreenClock()
 
   var closureMetatable: Int32 = 0
   var environmentFactory: Int32 = 0
   var hostGlobals: Int32 = 0
   /// The sandbox's table of owners denied the wall clock.
   var clockDenied: Int32 = 0
+  /// The same owners, for Swift code.
+  var clockDeniedOwners: Set<String> = []
   var loadedModules: Int32 = 0
   var objectTypes: [ObjectIdentifier: (type: LuaObjectTypeBase, tag: UInt32, metatable: Int32)] = [:]
   var nextObjectTag: UInt32 = 1

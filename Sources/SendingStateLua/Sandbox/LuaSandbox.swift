@@ -287,11 +287,25 @@ extension LuaRuntime {
   /// it. Takes effect at once, for code already loaded too.
   public func setClock(_ allowed: Bool, for who: String) {
     guard configuration.mode == .sandboxed else { return }
+    if allowed { clockDeniedOwners.remove(who) } else { clockDeniedOwners.insert(who) }
     stack.push(reference: clockDenied)
     stack.push(who)
     if allowed { stack.pushNil() } else { stack.push(true) }
     lua_rawset(L, -3)
     stack.pop()
+  }
+
+  /// The owner of the Lua code that made `call` (`"plugin 'analytics'"`, `"the screen"`),
+  /// when that owner may not read the wall clock; `nil` when it may. For Swift functions that
+  /// hand out the time (`require "clock"`), so they cannot launder it.
+  public func clockDenial(forCallerOf call: LuaCall) -> String? {
+    guard configuration.mode == .sandboxed, !clockDeniedOwners.isEmpty else { return nil }
+    var owner = configuration.defaultClockOwner
+    if let source = sslua_caller_source(call.stack.L, 1) {
+      let text = String(cString: source)
+      if text.hasPrefix("@") { owner = configuration.clockOwners[String(text.dropFirst())] ?? owner }
+    }
+    return owner.flatMap { clockDeniedOwners.contains($0) ? $0 : nil }
   }
 
   /// A fresh environment: a sandbox (sandboxed mode) or the real globals (trusted mode).

@@ -71,6 +71,9 @@ public final class LuaScreen {
     /// Modules written in Swift, by the name `require` finds them under: each a table of
     /// functions, read-only to scripts (the modules of Swift plugins).
     public var hostModules: [String: [String: HostFunction]] = [:]
+    /// The time the screen's timers and `require "clock"` run on (a ``VirtualClock`` in
+    /// tests and specs: see ``LuaScreen/advance(by:)``).
+    public var clock: any ScreenClock = SystemScreenClock()
 
     /// Creates options.
     public init(
@@ -239,6 +242,7 @@ public final class LuaScreen {
     if options.capabilities?.clock == false { configuration.clockDenied.insert(Self.screenOwner) }
     runtime = try LuaRuntime(configuration: configuration)
     if let output = options.output { runtime.output = output }
+    runtime.clock = options.clock
     engine = try ScreenEngine(runtime: runtime, screenHost: host, payload: options.data, swiftUnits: options.swiftUnits)
     store = BindingStore(state: ScreenState(node: nil), identifier: path)
     runtime.preload("sendingstate", try runtime.makeValue(["version": .string(LuaScreen.apiVersion)]))
@@ -456,4 +460,14 @@ public final class LuaScreen {
 
   /// The number of effects still running.
   public var pendingEffects: Int { engine.pendingEffects }
+
+  /// Moves the screen's ``VirtualClock`` on by `seconds`: every timer due by then fires in time
+  /// order — those its actions start within the window too — and its actions are handled
+  /// before this returns (their errors are in ``asyncErrors``).
+  ///
+  /// - Throws: ``ScreenUsageError`` when the screen runs on another clock.
+  public func advance(by seconds: Double) async throws {
+    guard let clock = options.clock as? VirtualClock else { throw ScreenUsageError.notVirtualClock }
+    await engine.advance(clock, by: seconds)
+  }
 }

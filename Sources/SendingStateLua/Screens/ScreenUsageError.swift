@@ -23,6 +23,8 @@ public enum ScreenUsageError: Error, Equatable, Sendable, CustomStringConvertibl
   case rowOutOfRange(String, index: Int, count: Int)
   /// A value does not fit the control.
   case badValue(String)
+  /// Time was advanced on a screen that runs on the machine's clock.
+  case notVirtualClock
 
   /// What went wrong and how to fix it.
   public var description: String {
@@ -35,6 +37,8 @@ public enum ScreenUsageError: Error, Equatable, Sendable, CustomStringConvertibl
     case .notAList(let id): "'\(id)' is not a list"
     case .rowOutOfRange(let id, let index, let count): "list '\(id)' has no row \(index) (rows 1…\(count))"
     case .badValue(let message): message
+    case .notVirtualClock:
+      "the screen runs on the machine's clock, which cannot be advanced (open it with a VirtualClock: options.clock, or ss.open(path, { clock = 0 }))"
     }
   }
 }

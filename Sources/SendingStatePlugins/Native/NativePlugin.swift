@@ -2,8 +2,8 @@ import SendingStateLua
 
 /// A plugin written in Swift: a type that adopts this protocol registers Lua modules of Swift
 /// functions, and may ship components, unit renderers and middleware as Lua text. It describes
-/// every function for the editor stubs. The host's own are ``JSONPlugin`` and
-/// ``FormatPlugin``.
+/// every function for the editor stubs. The host's own are ``JSONPlugin``, ``FormatPlugin`` and
+/// ``ClockPlugin``.
 ///
 /// ```swift
 /// struct Greeting: NativePlugin {
@@ -92,8 +92,8 @@ public struct NativeFunction: Sendable {
   }
 }
 
-/// The Swift plugins the host ships: `json` and `format`.
+/// The Swift plugins the host ships: `json`, `format` and `clock`.
 public enum BuiltInPlugins {
   /// Every built-in Swift plugin.
-  public static let all: [any NativePlugin] = [JSONPlugin(), FormatPlugin()]
+  public static let all: [any NativePlugin] = [JSONPlugin(), FormatPlugin(), ClockPlugin()]
 }

@@ -13,7 +13,8 @@ return {
     elseif action.type == "decoded" then out = json.decode(action.text).x[2]
     elseif action.type == "patch" then json.encode = nil  -- line 14
     elseif action.type == "function" then out = json.encode({ f = print })  -- line 15
-    else out = format[action.type](action.a, action.b, action.c)  -- line 16
+    elseif action.type == "parts" then out = json.encode(require("clock").parts(action.a, action.b))
+    else out = format[action.type](action.a, action.b, action.c)  -- line 17
     end
     store:update(function(s) s.out = tostring(out) end)
   end,

@@ -8,5 +8,7 @@ return {
     if action.type == "module" then stamp.now() end                          -- line 8
     if action.type == "cpu" then store:update(function(s) s.cpu = stamp.cpu() end) end
     if action.type == "own" then store:update(function(s) s.stamped = os.time() end) end  -- line 10
+    if action.type == "via" then stamp.viaModule() end
+    if action.type == "screenClock" then store:update(function(s) s.stamped = require("clock").now() end) end
   end,
 }

@@ -1,0 +1,127 @@
+import Foundation
+
+/// The time a screen's timers (`store:after`) and `require "clock"` run on: the machine's, or
+/// a ``VirtualClock`` that tests and specs move by hand.
+///
+/// ```swift
+/// let clock = VirtualClock(now: 1_700_000_000)
+/// var options = LuaScreen.Options()
+/// options.clock = clock
+/// let screen = try LuaScreen(path: "timer.lua", options: options)
+/// try await screen.advance(by: 5)   // every timer due within 5 s fires, in order
+/// ```
+public protocol ScreenClock: Sendable {
+  /// Seconds since 1970, now.
+  var now: Double { get }
+  /// Waits `seconds` of this clock's time; throws `CancellationError` when the task is
+  /// cancelled.
+  func sleep(seconds: Double) async throws
+}
+
+/// The machine's clock.
+public struct SystemScreenClock: ScreenClock {
+  /// Creates the clock.
+  public init() {}
+
+  /// `Date().timeIntervalSince1970`.
+  public var now: Double { Date().timeIntervalSince1970 }
+
+  /// `Task.sleep`.
+  public func sleep(seconds: Double) async throws {
+    try await Task.sleep(for: .milliseconds(Int64((seconds * 1000).rounded())))
+  }
+}
+
+/// A clock that stands still until it is advanced: sleepers wake, in the order of their
+/// deadlines, only when ``advance(to:)`` passes them. Thread-safe.
+public final class VirtualClock: ScreenClock, @unchecked Sendable {
+  private struct Sleeper {
+    var deadline: Double
+    var continuation: CheckedContinuation<Void, any Error>?
+    var fired = false
+  }
+
+  private let lock = NSLock()
+  private var current: Double
+  private var sleepers: [Int: Sleeper] = [:]
+  private var nextID = 0
+
+  /// A clock that reads `now` (seconds since 1970) until advanced.
+  public init(now: Double = 0) {
+    current = now
+  }
+
+  /// The clock's time.
+  public var now: Double { lock.withLock { current } }
+
+  /// How many timers wait.
+  public var sleeping: Int { lock.withLock { sleepers.values.filter { !$0.fired }.count } }
+
+  /// The earliest deadline a timer waits for.
+  public var nextDeadline: Double? { lock.withLock { sleepers.values.filter { !$0.fired }.map(\.deadline).min() } }
+
+  /// Waits until the clock has been advanced `seconds` past now.
+  public func sleep(seconds: Double) async throws {
+    try await wait(for: schedule(after: seconds))
+  }
+
+  /// Sets a timer `seconds` from now, at once (so a later ``advance(to:)`` passes it even
+  /// before anyone waits for it); returns its ticket for ``wait(for:)``.
+  public func schedule(after seconds: Double) -> Int {
+    lock.withLock {
+      nextID += 1
+      sleepers[nextID] = Sleeper(deadline: current + max(0, seconds), fired: seconds <= 0)
+      return nextID
+    }
+  }
+
+  /// Waits until the timer of `ticket` fires; throws `CancellationError` when the task is
+  /// cancelled first.
+  public func wait(for ticket: Int) async throws {
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        lock.lock()
+        guard let sleeper = sleepers[ticket] else {
+          lock.unlock()
+          continuation.resume(throwing: CancellationError())
+          return
+        }
+        if sleeper.fired {
+          sleepers[ticket] = nil
+          lock.unlock()
+          continuation.resume()
+        } else {
+          sleepers[ticket]?.continuation = continuation
+          lock.unlock()
+        }
+      }
+    } onCancel: {
+      lock.lock()
+      let sleeper = sleepers.removeValue(forKey: ticket)
+      lock.unlock()
+      sleeper?.continuation?.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Moves the clock to `time` (never back) and fires every timer due by then, earliest first;
+  /// returns how many fired.
+  @discardableResult
+  public func advance(to time: Double) -> Int {
+    lock.lock()
+    current = max(current, time)
+    let due = sleepers.filter { !$0.value.fired && $0.value.deadline <= current }
+      .sorted { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }
+    var waiting: [CheckedContinuation<Void, any Error>] = []
+    for (ticket, sleeper) in due {
+      if let continuation = sleeper.continuation {
+        sleepers[ticket] = nil
+        waiting.append(continuation)
+      } else {
+        sleepers[ticket]?.fired = true  // its waiter has not come yet: it returns at once
+      }
+    }
+    lock.unlock()
+    for continuation in waiting { continuation.resume() }
+    return due.count
+  }
+}

@@ -1,0 +1,7 @@
+return {
+  name = "second",
+  version = "1.0.0",
+  api_version = "0.2.0",
+  description = "Marks each action with 'two' on its way to handle.",
+  provides = { middleware = { "two" } },
+}
