@@ -273,6 +273,7 @@
 ---@field data string? A server-driven payload (a JSON file beside the spec or from the project root).
 ---@field plugins string[]? Plugin folders to run with (beside the spec or from the project root).
 ---@field clock number? A virtual clock standing at this time (seconds since 1970): timers wait for screen:advance.
+---@field fetch table<string, { status: integer?, body: string?, json: any, error: string? }>? Fake answers for store:fetch, by URL (no network).
 
 ---`require "sendingstate"`.
 ---@class SSModule

@@ -231,6 +231,21 @@ public final class SpecRunner {
 
   // MARK: - Primitives for the Lua side
 
+  /// `ss.open(path, { fetch = { [url] = { status = 200, body = "…" | json = {…} } | { error = "…" } } })`.
+  static func fakeFetcher(_ fakes: LuaTable) throws -> FakeFetcher {
+    var responses: [String: FakeFetcher.Response] = [:]
+    guard fakes.sequence.isEmpty else { throw ToolError.usage("ss.open: options.fetch maps URLs to answers: { [\"https://…\"] = { status = 200, body = \"…\" } }") }
+    for (url, answer) in fakes.fields {
+      guard case .table = answer else { throw ToolError.usage("ss.open: the fake answer for \(url) must be a table ({ status = 200, body = \"…\" }, or { error = \"…\" })") }
+      var response = FakeFetcher.Response(status: Int(answer["status"].intValue ?? 200), body: answer["body"].stringValue ?? "")
+      if answer["json"] != .nil { response.body = StateDiff.literal(answer["json"]) }
+      response.error = answer["error"].stringValue
+      guard (100...599).contains(response.status) else { throw ToolError.usage("ss.open: the fake status for \(url) must be an HTTP status (100 to 599)") }
+      responses[url] = response
+    }
+    return FakeFetcher(responses)
+  }
+
   /// Plugin problems already reported (each once per run, however many screens open).
   private var reportedPluginProblems: Set<String> = []
 
@@ -264,6 +279,9 @@ public final class SpecRunner {
         let start = try call.number(5)
         guard start.isFinite else { throw ToolError.usage("ss.open: options.clock must be a finite number of seconds since 1970") }
         options.clock = VirtualClock(now: start)
+      }
+      if call.count >= 6, case .table(let fakes) = try call.value(6) {
+        options.fetcher = try Self.fakeFetcher(fakes)
       }
       let screen = try LuaScreen(path: path, options: options)
       nextHandle += 1

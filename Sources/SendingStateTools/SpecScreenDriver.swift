@@ -173,7 +173,11 @@ enum SpecScreenDriver {
         if clock ~= nil and type(clock) ~= "number" then
           error("ss.open(path, options): options.clock must be a number (the virtual clock's start, in seconds since 1970)", 2)
         end
-        local handle, problem = prims.open(screenPath, options and options.state, dataPath, plugins, clock)
+        local fetch = options and options.fetch
+        if fetch ~= nil and type(fetch) ~= "table" then
+          error("ss.open(path, options): options.fetch must map URLs to answers: { [\"https://…\"] = { status = 200, body = \"…\" } }", 2)
+        end
+        local handle, problem = prims.open(screenPath, options and options.state, dataPath, plugins, clock, fetch)
         if not handle then error(problem, 2) end
         open[handle] = scopes[#scopes] or true
         order[#order + 1] = handle

@@ -176,6 +176,7 @@ public enum StubGenerator {
     lines.append("---@field data string? A server-driven payload (a JSON file beside the spec or from the project root).")
     lines.append("---@field plugins string[]? Plugin folders to run with (beside the spec or from the project root).")
     lines.append("---@field clock number? A virtual clock standing at this time (seconds since 1970): timers wait for screen:advance.")
+    lines.append("---@field fetch table<string, { status: integer?, body: string?, json: any, error: string? }>? Fake answers for store:fetch, by URL (no network).")
     lines.append("")
     lines.append("---`require \"sendingstate\"`.")
     lines.append("---@class SSModule")

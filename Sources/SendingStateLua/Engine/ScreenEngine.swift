@@ -357,9 +357,10 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       }
     case .fetch(let source, let ok, let fail):
       guard let url = URL(string: source) else { return }
+      let fetcher = runtime.fetcher
       startEffect {
         do {
-          let (data, status) = try await HTTPGet.fetch(url, maxBytes: limits.maxFetchBytes, timeout: limits.fetchTimeout)
+          let (data, status) = try await fetcher.fetch(url, maxBytes: limits.maxFetchBytes, timeout: limits.fetchTimeout)
           // A 2xx answer is the ok action; any other status is the fail action, with the
           // status and body as well (a 404 page is not the data the screen asked for).
           let succeeded = (200..<300).contains(status)

@@ -29,6 +29,8 @@ public final class LuaRuntime {
   public var output: (String) -> Void = { print($0) }
   /// The time this runtime's screen runs on (its timers, `require "clock"`).
   public var clock: any ScreenClock = SystemScreenClock()
+  /// Where this runtime's screen fetches from (`store:fetch`).
+  public var fetcher: any ScreenFetcher = NetworkFetcher()
 
   var closureMetatable: Int32 = 0
   var environmentFactory: Int32 = 0

@@ -74,6 +74,8 @@ public final class LuaScreen {
     /// The time the screen's timers and `require "clock"` run on (a ``VirtualClock`` in
     /// tests and specs: see ``LuaScreen/advance(by:)``).
     public var clock: any ScreenClock = SystemScreenClock()
+    /// Where `store:fetch` gets its answers (a ``FakeFetcher`` in tests and specs).
+    public var fetcher: any ScreenFetcher = NetworkFetcher()
 
     /// Creates options.
     public init(
@@ -243,6 +245,7 @@ public final class LuaScreen {
     runtime = try LuaRuntime(configuration: configuration)
     if let output = options.output { runtime.output = output }
     runtime.clock = options.clock
+    runtime.fetcher = options.fetcher
     engine = try ScreenEngine(runtime: runtime, screenHost: host, payload: options.data, swiftUnits: options.swiftUnits)
     store = BindingStore(state: ScreenState(node: nil), identifier: path)
     runtime.preload("sendingstate", try runtime.makeValue(["version": .string(LuaScreen.apiVersion)]))
