@@ -234,6 +234,15 @@
 ---@field fetch fun(self: SSStore, url: string, types: { ok: string, fail: string }) HTTP GET; the result comes back as an action (an effect).
 
 ---A server-driven unit's script.
+---An effect a screen's reduce returns: a timer, a fetch, or an action to queue.
+---@class SSEffect
+---@field after number? Seconds until `action` is dispatched.
+---@field action SSAction? The action a timer dispatches.
+---@field fetch string? A URL to GET; its result is dispatched as `ok` or `fail`.
+---@field ok string? The action type of a fetch's success.
+---@field fail string? The action type of a fetch's failure.
+---@field dispatch SSAction? An action to queue after this one.
+
 ---@class SSUnitModule
 ---@field layout fun(ui: SSUI): SSView
 ---@field configure (fun(view: SSViews, data: table, state: table))?
@@ -249,6 +258,9 @@
 ---@field configure fun(view: SSViews, state: table, old: table?) Applies the state to the views (required); old is the state shown before (nil the first time).
 ---@field events (fun(view: SSViews, on: SSOn))? Declares sender → event → actions.
 ---@field handle (fun(action: SSAction, store: SSStore))? Changes state through the store.
+---@field reduce (fun(state: table, action: SSAction): table?, SSEffect[]?)? Instead of handle: a pure function from the state and an action to the next state (nil: unchanged) and effects.
+---@field capabilities table? What the screen needs beyond computing: { "timers", "clock", net = { "api.example.com" } }.
+---@field components table<string, table>? The screen's own ui.<name> components.
 
 ---A screen opened by a spec (`ss.open`).
 ---@class SSScreen

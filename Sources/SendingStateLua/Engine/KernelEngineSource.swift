@@ -18,7 +18,6 @@ local type, next, pairs, ipairs, error, tostring, setmetatable, rawequal, rawget
   type, next, pairs, ipairs, error, tostring, setmetatable, rawequal, rawget, select
 local mathtype, huge, floor = math.type, math.huge, math.floor
 local concat, sort = table.concat, table.sort
-local where = prims.where
 local getinfo = debug.getinfo
 
 -- "file:line: " of where the script function `fn` is defined: the place to blame for what the
@@ -29,6 +28,20 @@ local function definedAt(fn)
   local source = info.source
   source = source:sub(1, 1) == "@" and source:sub(2) or info.short_src
   return source .. ":" .. info.linedefined .. ": "
+end
+
+-- "file:line: " of the script code running now; when none is (the host acting on what a
+-- script function returned), of `blame`, that function's definition.
+local primWhere = prims.where
+local blame
+local function where()
+  local here = primWhere()
+  if here == "" and blame ~= nil then return definedAt(blame) end
+  return here
+end
+local function blameOn(fn)
+  blame = fn
+  S.setBlame(fn and function() return definedAt(fn) end or nil)
 end
 
 local E = {}
@@ -884,7 +897,7 @@ local function runHandle()
     action = throughMiddleware(action)
     local fn = handler.fn
     if fn ~= nil and action ~= nil then
-      local saved, savedContext = enter("handle", "handle (action '" .. tostring(action.type) .. "')")
+      local saved, savedContext = enter("handle", (handler.label or "handle") .. " (action '" .. tostring(action.type) .. "')")
       if handler == screen.handler then gate = screen.gate end
       fn(S.thaw(action), store)
       gate = nil
@@ -935,6 +948,7 @@ end
 
 local function begin()
   gate = nil
+  blameOn(nil)  -- (a reduce whose effects failed in the last event left it set)
   layoutUnit = nil  -- (a layout that failed in the last event left it set)
   event = newEvent()
   queue, queueHead = {}, 1
@@ -998,6 +1012,46 @@ function E.send(sync, room, kind, a, b, c, d)
   return E.commitAfter()
 end
 
+-- A screen's `reduce` as a handler: reduce(state, action) returns the next state (nil: the
+-- same) and a list of effects — { after = seconds, action = … }, { fetch = url, ok = …,
+-- fail = … } or { dispatch = action } — which go through the store like handle's would (the
+-- same checks, limits and capabilities). The state it gets is read-only: it builds a new one.
+function E.reducing(reduce)
+  return function(action, st)
+    local current = st.state
+    local nextState, effects = reduce(current, action)
+    blameOn(reduce)  -- what follows acts on what reduce returned: errors point at it
+    if nextState ~= nil and not rawequal(nextState, current) then
+      if type(nextState) ~= "table" then
+        error(definedAt(reduce) .. "reduce must return the next state (a table) or nil, got " .. describe(nextState), 0)
+      end
+      st:set(nextState)
+    end
+    if effects == nil then
+      blameOn(nil)
+      return
+    end
+    if type(effects) ~= "table" then
+      error(definedAt(reduce) .. "reduce's second result must be a list of effects, got " .. describe(effects), 0)
+    end
+    for i, effect in ipairs(effects) do
+      if type(effect) ~= "table" then
+        error(definedAt(reduce) .. "effect " .. i .. " of reduce must be a table like { after = 1, action = \"tick\" }", 0)
+      elseif effect.after ~= nil then
+        st:after(effect.after, effect.action)
+      elseif effect.fetch ~= nil then
+        st:fetch(effect.fetch, { ok = effect.ok, fail = effect.fail })
+      elseif effect.dispatch ~= nil then
+        st:dispatch(effect.dispatch)
+      else
+        error(definedAt(reduce) .. "effect " .. i .. " of reduce is not one of { after = s, action = a }, "
+          .. "{ fetch = url, ok = type, fail = type }, { dispatch = action }", 0)
+      end
+    end
+    blameOn(nil)
+  end
+end
+
 -- Opens the screen: builds the layout, declares the events, checks the first state, runs
 -- configure and fills the lists. The host commits it like an event.
 function E.load(module, initial, unitModules, schema, components, middleware, owners)
@@ -1013,6 +1067,10 @@ function E.load(module, initial, unitModules, schema, components, middleware, ow
   if schema ~= nil then screen.schema = S.compileSchema(schema) end
   local schemaRule = screen.schema
   screen.handler = { fn = module.handle, validate = function(node) S.validate(node, schemaRule) end, effects = true }
+  if module.reduce ~= nil then
+    screen.handler.fn = E.reducing(module.reduce)
+    screen.handler.label = "reduce"
+  end
   handler = screen.handler
   local hostRec = newView("screen")
   local root = runLayout(module.layout, "layout")

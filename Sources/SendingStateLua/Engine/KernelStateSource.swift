@@ -12,7 +12,15 @@ local config = ...
 local maxDepth, maxNodes = config.maxDepth, config.maxNodes
 -- where() gives "file:line: " of the script's frame that called into the host (host frames,
 -- named "=...", are skipped), so errors point at the script however deep the host code is.
-local where = config.where
+-- When no script frame runs (the host acting on what a script function returned), the
+-- engine's `blame` says where instead.
+local primWhere = config.where
+local blame  -- function returning "file:line: ", or nil
+local function where()
+  local here = primWhere()
+  if here == "" and blame ~= nil then return blame() end
+  return here
+end
 
 local type, next, pairs, error, rawget, rawlen, setmetatable, tostring, select =
   type, next, pairs, error, rawget, rawlen, setmetatable, tostring, select
@@ -21,6 +29,9 @@ local concat, sort, format = table.concat, table.sort, string.format
 local dgetmetatable = debug.getmetatable
 
 local S = {}
+
+-- Sets (or clears, with nil) what where() says when no script frame runs.
+function S.setBlame(fn) blame = fn end
 
 -- The marker only frozen nodes' metatables carry; scripts cannot reach it, so a node cannot be forged.
 local FROZEN = {}

@@ -88,6 +88,13 @@ public enum LuaHostAPI {
       doc: "Applies the state to the views (required); old is the state shown before (nil the first time)."),
     Member(name: "events", signature: "(fun(view: table<string, SSView>, on: SSOn))?", doc: "Declares sender → event → actions."),
     Member(name: "handle", signature: "(fun(action: SSAction, store: SSStore))?", doc: "Changes state through the store."),
+    Member(
+      name: "reduce", signature: "(fun(state: table, action: SSAction): table?, SSEffect[]?)?",
+      doc: "Instead of handle: a pure function from the state and an action to the next state (nil: unchanged) and effects."),
+    Member(
+      name: "capabilities", signature: "table?",
+      doc: "What the screen needs beyond computing: { \"timers\", \"clock\", net = { \"api.example.com\" } }."),
+    Member(name: "components", signature: "table<string, table>?", doc: "The screen's own ui.<name> components."),
   ]
 
   /// The version scripts see as `require("sendingstate").version`.

@@ -367,7 +367,7 @@ public final class LuaScreen {
   private func checkContract(_ module: LuaRef) throws -> (
     name: String?, units: LuaRef?, schema: LuaRef?, components: LuaRef?, capabilities: Capabilities?
   ) {
-    for (field, required) in [("layout", true), ("configure", true), ("events", false), ("handle", false)] {
+    for (field, required) in [("layout", true), ("configure", true), ("events", false), ("handle", false), ("reduce", false)] {
       guard let value = module.field(field) else {
         if required { throw contractError("screen field '\(field)' must be a function (got nil)") }
         continue
@@ -375,6 +375,9 @@ public final class LuaScreen {
       guard value.typeName == "function" else {
         throw contractError("screen field '\(field)' must be a function (got \(value.typeName))")
       }
+    }
+    if module.field("handle") != nil, module.field("reduce") != nil {
+      throw contractError("a screen declares handle or reduce, not both (reduce is the pure form: state, action → new state, effects)")
     }
     var name: String?
     if let nameRef = module.field("name") {
