@@ -50,6 +50,9 @@ struct NativePluginTests {
     let patch = #expect(throws: ScriptError.self) { try screen.perform(action: "patch") }
     #expect(patch?.message == "module 'json' is read-only (it cannot change for other scripts)")
     #expect(patch?.line == 14)
+    let raw = #expect(throws: ScriptError.self) { try screen.perform(action: "rawpatch") }
+    #expect(raw?.message.contains("rawset cannot write a read-only value") == true, "\(String(describing: raw))")
+    #expect(raw?.line == 17)
     #expect(screen.state == before)
   }
 
@@ -85,7 +88,7 @@ struct NativePluginTests {
     ] as [(String, LuaValue, LuaValue, LuaValue, String)] {
       let error = #expect(throws: ScriptError.self) { _ = try call(function, a, b, c) }
       #expect(error?.message.hasPrefix(message) == true, "\(String(describing: error))")
-      #expect(error?.line == 17)
+      #expect(error?.line == 18)
     }
   }
 

@@ -121,6 +121,19 @@ struct PluginCapabilityTests {
     open.close()
   }
 
+  @Test("a store a middleware keeps is refused after its action: it cannot lend its store to code with other rights")
+  func smuggledStore() throws {
+    var options = LuaScreen.Options()
+    PluginSet.load(explicit: [pluginFixture("smuggler")], environment: [:], hostAPI: host).apply(to: &options)
+    let screen = try LuaScreen(path: screenFixture("smuggled.lua"), options: options)
+    let error = #expect(throws: ScriptError.self) { try screen.perform(action: "go") }
+    #expect(
+      error?.message == "this store was handed to middleware 'grab' of plugin 'smuggler' for one action; it is not valid after that action",
+      "\(String(describing: error))")
+    #expect(error?.line == 3 && error?.chunk?.hasSuffix("smuggler/keep.lua") == true)
+    #expect(screen.pendingEffects == 0)
+  }
+
   @Test("storage is refused with a clear reason: this host offers none yet")
   func storage() throws {
     let folder = try scratchCopy("analytics")

@@ -776,6 +776,45 @@ store = setmetatable({}, {
   __metatable = false,
 })
 
+-- The store one middleware gets: the same methods, held to its plugin's capabilities, and
+-- valid only while that middleware runs (a copy it keeps and uses later — from handle, say —
+-- is refused: it cannot lend its store to code running under other rights).
+local function storeFor(mw)
+  local proxy
+  local function stale()
+    error(where() .. "this store was handed to middleware '" .. mw.name .. "' of plugin '" .. mw.plugin
+      .. "' for one action; it is not valid after that action", 0)
+  end
+  local methods = {}
+  for name, method in pairs(storeMethods) do
+    methods[name] = function(self, ...)
+      if not mw.live then stale() end
+      local savedGate = gate
+      gate = mw
+      if rawequal(self, proxy) then
+        method(store, ...)
+      else
+        method(store, self, ...)
+      end
+      gate = savedGate
+    end
+  end
+  proxy = setmetatable({}, {
+    __index = function(_, key)
+      if key == "state" then
+        if not mw.live then stale() end
+        return store.state
+      end
+      return methods[key]
+    end,
+    __newindex = function()
+      error(where() .. "the store is read-only; change state with store:update(fn) or store:set(t)", 0)
+    end,
+    __metatable = false,
+  })
+  return proxy
+end
+
 function E.storeMethodNames()
   local names = {}
   for name in pairs(storeMethods) do names[#names + 1] = name end
@@ -875,7 +914,10 @@ local function throughMiddleware(action)
     local saved, savedContext = enter("handle",
       "middleware '" .. mw.name .. "' of plugin '" .. mw.plugin .. "' (action '" .. tostring(action.type) .. "')")
     gate = mw
-    local result = mw.fn(S.thaw(action), store)
+    mw.store = mw.store or storeFor(mw)
+    mw.live = true
+    local result = mw.fn(S.thaw(action), mw.store)
+    mw.live = false
     gate = nil
     phase, context = saved, savedContext
     if result == nil or result == false then return nil end
@@ -947,6 +989,7 @@ local function subjectOf(scope, token, gesturePhase)
 end
 
 local function begin()
+  if gate ~= nil then gate.live = false end  -- (a middleware that failed in the last event)
   gate = nil
   blameOn(nil)  -- (a reduce whose effects failed in the last event left it set)
   layoutUnit = nil  -- (a layout that failed in the last event left it set)

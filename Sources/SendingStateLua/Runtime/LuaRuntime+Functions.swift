@@ -111,6 +111,8 @@ extension LuaRuntime {
     let proxy = try makeValueOrThrow(.table(LuaTable()))
     let meta = try makeValueOrThrow(["__metatable": false])
     meta.setField("__index", to: table)
+    // Read-only to the sandbox: its rawset does not write around __newindex either.
+    meta.setField("__readonly", to: table)
     meta.setField("__newindex", to: makeFunction("\(name).__newindex") { call in
       throw ScriptError(kind: .runtime, message: "module '\(name)' is read-only (it cannot change for other scripts)")
     })

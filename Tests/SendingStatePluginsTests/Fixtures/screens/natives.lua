@@ -14,7 +14,8 @@ return {
     elseif action.type == "patch" then json.encode = nil  -- line 14
     elseif action.type == "function" then out = json.encode({ f = print })  -- line 15
     elseif action.type == "parts" then out = json.encode(require("clock").parts(action.a, action.b))
-    else out = format[action.type](action.a, action.b, action.c)  -- line 17
+    elseif action.type == "rawpatch" then rawset(json, "encode", print)  -- line 17
+    else out = format[action.type](action.a, action.b, action.c)  -- line 18
     end
     store:update(function(s) s.out = tostring(out) end)
   end,

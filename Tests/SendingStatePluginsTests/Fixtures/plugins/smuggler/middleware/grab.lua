@@ -1,0 +1,5 @@
+local keep = require "smuggler.keep"
+return function(action, store)
+  keep.saved = store
+  return action
+end
