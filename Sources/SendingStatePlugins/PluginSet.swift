@@ -85,6 +85,13 @@ public struct PluginSet: Sendable {
     options.middleware = middleware
     options.pluginCapabilities = capabilities
     options.hostModules = hostModules
+    options.pluginFolders = plugins.map(\.folder)
+    options.clockGatedModules = natives.reduce(into: [:]) { all, native in
+      for module in native.modules {
+        let gated = Set(module.functions.filter(\.readsClock).map(\.name))
+        if !gated.isEmpty { all[module.name] = gated }
+      }
+    }
     if let screenCapabilities { options.capabilities = screenCapabilities }
   }
 

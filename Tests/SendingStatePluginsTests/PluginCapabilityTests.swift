@@ -66,6 +66,14 @@ struct PluginCapabilityTests {
     let via = #expect(throws: ScriptError.self) { try screen.perform(action: "via") }
     #expect(via?.message == "plugin 'clockless' may not read the wall clock (clock.now): it does not have the 'clock' capability")
     #expect(via?.line == 6 && via?.chunk?.hasSuffix("clockless/stamp.lua") == true, "\(String(describing: via))")
+    // Nor by hiding who calls: the module a plugin's file requires is bound to that plugin.
+    for hiding in ["viaPcall", "viaCoroutine", "viaLoad"] {
+      let hidden = #expect(throws: ScriptError.self) { try screen.perform(action: .string(hiding)) }
+      #expect(hidden?.message.contains("plugin 'clockless' may not read the wall clock (clock.") == true, "\(hiding): \(String(describing: hidden))")
+    }
+    // math.randomseed() seeds from the time, but tells nobody.
+    try screen.perform(action: "viaSeed")
+    #expect(screen.state["result"] == .nil)
     try screen.perform(action: "screenClock")  // the screen may
     #expect(screen.state["stamped"].doubleValue ?? 0 > 1_700_000_000)
     try screen.perform(action: "cpu")  // os.clock (processor time) is not the wall clock
@@ -77,6 +85,27 @@ struct PluginCapabilityTests {
     let recorded = try LuaScreen(path: screenFixture("recorded.lua"), options: granted)
     try recorded.perform(action: "clock")
     #expect(recorded.state["clock"] == "integer")
+  }
+
+  @Test("no file inside a plugin's folder can be required through the screen's folder (it would run with the screen's rights)")
+  func pluginFilesNotRequirable() throws {
+    let plugin = try scratchCopy("clockless")
+    let root = ((plugin as NSString).deletingLastPathComponent as NSString).appendingPathComponent("app")
+    defer { try? FileManager.default.removeItem(atPath: (plugin as NSString).deletingLastPathComponent) }
+    try FileManager.default.createDirectory(atPath: root + "/plugins", withIntermediateDirectories: true)
+    try FileManager.default.moveItem(atPath: plugin, toPath: root + "/plugins/clockless")
+    try "return { time = os.time }".write(toFile: root + "/plugins/clockless/helper.lua", atomically: true, encoding: .utf8)
+    try """
+      local helper = require "plugins.clockless.helper"
+      return { state = {}, layout = function(ui) return ui.label {} end, configure = function() end }
+      """.write(toFile: root + "/screen.lua", atomically: true, encoding: .utf8)
+    var options = LuaScreen.Options()
+    let set = PluginSet.load(screen: root + "/screen.lua", environment: [:], hostAPI: host)
+    #expect(set.plugins.map(\.name) == ["clockless"])
+    set.apply(to: &options)
+    let error = #expect(throws: ScriptError.self) { try LuaScreen(path: root + "/screen.lua", options: options) }
+    #expect(error?.message.contains("module 'plugins.clockless.helper' is a file of the plugin in ") == true, "\(String(describing: error))")
+    #expect(error?.line == 1)
   }
 
   @Test("a screen that declares capabilities gets only those: effects and the clock outside them are errors at their line")

@@ -370,6 +370,12 @@ extension LuaRuntime {
     public var defaultClockOwner: String?
     /// Owners without the wall clock from the start.
     public var clockDenied: Set<String> = []
+    /// Modules (by `require` name) whose functions read the wall clock, with those functions:
+    /// each owner's code gets a view of the module that refuses them unless it has the clock.
+    public var clockGatedModules: [String: Set<String>] = [:]
+    /// Folders of plugins: `require` never loads a file inside one through the script roots
+    /// (a plugin's modules are required by their plugin's name, and only those it names).
+    public var pluginFolders: [String] = []
 
     /// Creates a configuration (sandboxed, default limits, no script roots).
     public init(limits: Limits = Limits(), mode: Mode = .sandboxed, scriptRoots: [String] = [], modules: [String: String] = [:]) {

@@ -141,6 +141,39 @@ enum LuaSandbox {
       }, forbiddenOs, "os.")
     end
 
+    -- Modules whose functions read the wall clock (`require "clock"`): each owner gets its own
+    -- read-only view, whose clock-reading functions ask whether that owner may (the module
+    -- is asked by the environment's owner, not by whoever appears on the call stack, so pcall,
+    -- coroutines or chunk names cannot hide who calls).
+    local clockGated = prims.clockGated
+    local views = {}
+    local function ownedView(name, owner, module)
+      local key = owner .. "\0" .. name
+      local view = views[key]
+      if view ~= nil then return view end
+      local gated = clockGated[name]
+      view = setmetatable({}, {
+        __index = function(_, field)
+          local value = module[field]
+          if gated[field] and type(value) == "function" then
+            return function(...)
+              if denied[owner] then
+                error(owner .. " may not read the wall clock (" .. name .. "." .. field
+                  .. "): it does not have the 'clock' capability", 2)
+              end
+              return value(...)
+            end
+          end
+          return value
+        end,
+        __newindex = function() error("module '" .. name .. "' is read-only (it cannot change for other scripts)", 2) end,
+        __readonly = {},
+        __metatable = false,
+      })
+      views[key] = view
+      return view
+    end
+
     -- A fresh environment, its `os` owned by `owner` when given.
     return function(owner)
       local env = {}
@@ -151,6 +184,9 @@ enum LuaSandbox {
       env.string = guarded(copy(stringLib), forbiddenString, "string.")
       env.table = copy(tableLib)
       env.math = copy(G.math)
+      -- math.randomseed() seeds from the time and, in Lua 5.4, returns the seed: not to scripts.
+      local realRandomseed = G.math.randomseed
+      env.math.randomseed = function(...) realRandomseed(...) end
       env.utf8 = copy(utf8Lib)
       local co = copy(G.coroutine)
       co.create, co.resume, co.wrap = cocreate, coresume, wrap
@@ -195,7 +231,10 @@ enum LuaSandbox {
           error("bad argument #1 to 'require' (string expected, got " .. type(name) .. ")", 2)
         end
         local cached = loaded[name]
-        if cached ~= nil then return cached end
+        if cached ~= nil then
+          if owner ~= nil and clockGated[name] then return ownedView(name, owner, cached) end
+          return cached
+        end
         local chunk, where, level = find(name)
         if not chunk then error(where, level) end
         local result = chunk(name, where)
@@ -278,6 +317,19 @@ extension LuaRuntime {
     lua_pushvalue(L, -1)
     clockDenied = stack.ref()
     lua_rawset(L, -3)
+    stack.push("clockGated")
+    lua_createtable(L, 0, 0)
+    for (module, functions) in configuration.clockGatedModules {
+      stack.push(module)
+      lua_createtable(L, 0, 0)
+      for function in functions {
+        stack.push(function)
+        stack.push(true)
+        lua_rawset(L, -3)
+      }
+      lua_rawset(L, -3)
+    }
+    lua_rawset(L, -3)
     try protectedCall(arguments: 4, results: 1, context: "building the sandbox")
     environmentFactory = stack.ref()
   }
@@ -293,19 +345,6 @@ extension LuaRuntime {
     if allowed { stack.pushNil() } else { stack.push(true) }
     lua_rawset(L, -3)
     stack.pop()
-  }
-
-  /// The owner of the Lua code that made `call` (`"plugin 'analytics'"`, `"the screen"`),
-  /// when that owner may not read the wall clock; `nil` when it may. For Swift functions that
-  /// hand out the time (`require "clock"`), so they cannot launder it.
-  public func clockDenial(forCallerOf call: LuaCall) -> String? {
-    guard configuration.mode == .sandboxed, !clockDeniedOwners.isEmpty else { return nil }
-    var owner = configuration.defaultClockOwner
-    if let source = sslua_caller_source(call.stack.L, 1) {
-      let text = String(cString: source)
-      if text.hasPrefix("@") { owner = configuration.clockOwners[String(text.dropFirst())] ?? owner }
-    }
-    return owner.flatMap { clockDeniedOwners.contains($0) ? $0 : nil }
   }
 
   /// A fresh environment: a sandbox (sandboxed mode) or the real globals (trusted mode).
@@ -376,6 +415,15 @@ extension LuaRuntime {
         guard resolved.path.hasPrefix(rootURL.path + "/") else {
           return fail(
             LuaSandbox.violationMarker + "module '\(name)' resolves outside the script roots (\(resolved.path))",
+            kind: .sandboxViolation)
+        }
+        if let plugin = configuration.pluginFolders.first(where: { folder in
+          let folderPath = URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath().path
+          return resolved.path.hasPrefix(folderPath + "/")
+        }) {
+          return fail(
+            LuaSandbox.violationMarker
+              + "module '\(name)' is a file of the plugin in \(plugin); require a plugin's modules as <plugin>.<module> (only those its manifest names)",
             kind: .sandboxViolation)
         }
         do {

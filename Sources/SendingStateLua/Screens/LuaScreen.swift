@@ -71,6 +71,12 @@ public final class LuaScreen {
     /// Modules written in Swift, by the name `require` finds them under: each a table of
     /// functions, read-only to scripts (the modules of Swift plugins).
     public var hostModules: [String: [String: HostFunction]] = [:]
+    /// Functions of ``hostModules`` that hand out the wall clock, by module: only code granted
+    /// the `clock` capability may call them.
+    public var clockGatedModules: [String: Set<String>] = [:]
+    /// The folders of the plugins the screen runs with: `require` loads nothing inside them
+    /// through the script roots.
+    public var pluginFolders: [String] = []
     /// The time the screen's timers and `require "clock"` run on (a ``VirtualClock`` in
     /// tests and specs: see ``LuaScreen/advance(by:)``).
     public var clock: any ScreenClock = SystemScreenClock()
@@ -237,6 +243,8 @@ public final class LuaScreen {
       limits: options.limits, scriptRoots: [folder.isEmpty ? "." : folder] + options.scriptRoots, modules: options.modules)
     // The wall clock by owner: each plugin's files are its own, everything else the screen's.
     configuration.clockOwners = options.clockOwners
+    configuration.clockGatedModules = options.clockGatedModules
+    configuration.pluginFolders = options.pluginFolders
     configuration.defaultClockOwner = Self.screenOwner
     configuration.clockDenied = Set(configuration.clockOwners.values).filter { owner in
       !(options.pluginCapabilities[Self.pluginName(ofOwner: owner)]?.clock ?? false)

@@ -3,8 +3,9 @@ import SendingStateLua
 
 /// `require "clock"`: the screen's time — the machine's, or in specs a virtual clock the spec
 /// moves (`ss.open(path, { clock = 0 })`, `screen:advance(seconds)`), which `store:after`
-/// timers run on too. Reading it needs the `clock` capability, like `os.time`: code that was
-/// not granted the clock gets an error naming it, so the module cannot launder the time.
+/// timers run on too. Reading it needs the `clock` capability, like `os.time`: each script's
+/// `require "clock"` is a view bound to that script's owner (a plugin, or the screen), whose
+/// `now` and `since` refuse an owner without the clock — so the module cannot launder the time.
 ///
 /// ```lua
 /// local clock = require "clock"
@@ -29,11 +30,11 @@ public struct ClockPlugin: NativePlugin {
       NativeModule(
         name: "clock", doc: "The screen's time: the machine's, or a spec's virtual clock.",
         functions: [
-          NativeFunction(name: "now", signature: "fun(): number", doc: "Seconds since 1970 on the screen's clock.") { call in
+          NativeFunction(name: "now", signature: "fun(): number", doc: "Seconds since 1970 on the screen's clock.", readsClock: true) { call in
             try call.push(.number(try Self.now(call, "now")))
             return 1
           },
-          NativeFunction(name: "since", signature: "fun(start: number): number", doc: "Seconds from `start` to now.") { call in
+          NativeFunction(name: "since", signature: "fun(start: number): number", doc: "Seconds from `start` to now.", readsClock: true) { call in
             let start = try call.number(1)
             try call.push(.number(try Self.now(call, "since") - start))
             return 1
@@ -68,12 +69,8 @@ public struct ClockPlugin: NativePlugin {
     ]
   }
 
-  /// The screen's time, if the calling code may read it.
+  /// The screen's time.
   static func now(_ call: LuaCall, _ function: String) throws -> Double {
-    if let owner = call.runtime.clockDenial(forCallerOf: call) {
-      throw ScriptError(
-        kind: .runtime, message: "\(owner) may not read the wall clock (clock.\(function)): it does not have the 'clock' capability")
-    }
-    return call.runtime.clock.now
+    call.runtime.clock.now
   }
 }

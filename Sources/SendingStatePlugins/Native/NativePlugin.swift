@@ -82,12 +82,18 @@ public struct NativeFunction: Sendable {
   public var doc: String
   /// The body: reads arguments from the call, pushes results, returns how many.
   public var body: LuaScreen.HostFunction
+  /// Whether it hands out the wall clock: then only code granted the `clock` capability may
+  /// call it (each script's view of the module checks its owner).
+  public var readsClock: Bool
 
   /// Creates a function.
-  public init(name: String, signature: String, doc: String, body: @escaping LuaScreen.HostFunction) {
+  public init(
+    name: String, signature: String, doc: String, readsClock: Bool = false, body: @escaping LuaScreen.HostFunction
+  ) {
     self.name = name
     self.signature = signature
     self.doc = doc
+    self.readsClock = readsClock
     self.body = body
   }
 }
