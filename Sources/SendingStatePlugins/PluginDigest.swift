@@ -22,7 +22,7 @@ public enum PluginDigest {
   }
 
   /// The hash of the folder: for each regular file under it (hidden ones skipped: `.git`,
-  /// editor files; and lockfiles, which a demo screen inside the folder may have), sorted by path relative to the folder, the path, a NUL, the size in
+  /// editor files), sorted by path relative to the folder, the path, a NUL, the size in
   /// decimal, a NUL and the bytes — all through one SHA-256.
   ///
   /// - Throws: ``PluginError`` when the folder cannot be read, holds more than ``maxFiles``
@@ -37,6 +37,7 @@ public enum PluginDigest {
       throw problem("cannot read the plugin folder \(folder)")
     }
     var files: [String] = []
+    var total = 0
     while let relative = walker.nextObject() as? String {
       if (relative as NSString).lastPathComponent.hasPrefix(".") {
         walker.skipDescendants()
@@ -49,18 +50,25 @@ public enum PluginDigest {
       guard resolved == root || resolved.hasPrefix(root + "/") else {
         throw problem("\(relative) leads outside the plugin folder (to \(resolved)); a plugin's files live inside it")
       }
-      if isFolder.boolValue || (relative as NSString).lastPathComponent == PluginLock.fileName { continue }
+      if isFolder.boolValue { continue }
+      let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+      guard attributes?[.type] as? FileAttributeType == .typeRegular else {
+        throw problem("\(relative) is not a regular file; a plugin folder holds its scripts only")
+      }
+      total += (attributes?[.size] as? Int) ?? 0
+      if total > maxBytes { throw problem("more than \(maxBytes) bytes in \(folder); a plugin folder holds its scripts only") }
       files.append(relative)
       if files.count > maxFiles { throw problem("more than \(maxFiles) files in \(folder); a plugin folder holds its scripts only") }
     }
     let hasher = Hasher256()
-    var total = 0
+    var read = 0
     for relative in files.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+      // (Sizes were checked before reading; a file that grew since is caught by the total.)
       guard let bytes = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(relative)) else {
         throw problem("cannot read \(relative) in \(folder)")
       }
-      total += bytes.count
-      if total > maxBytes { throw problem("more than \(maxBytes) bytes in \(folder); a plugin folder holds its scripts only") }
+      read += bytes.count
+      if read > maxBytes { throw problem("more than \(maxBytes) bytes in \(folder); a plugin folder holds its scripts only") }
       hasher.update(Array(relative.utf8) + [0] + Array(String(bytes.count).utf8) + [0])
       hasher.update(Array(bytes))
     }

@@ -193,6 +193,9 @@ package struct ManifestReader {
     guard Self.isIdentifier(name) else {
       throw problem("name", "name '\(name)' is not allowed: use lower case letters, digits and _, starting with a letter")
     }
+    guard name != PluginGrants.screenName else {
+      throw problem("name", "name 'screen' is taken (--grant screen:… grants the screen's own code); pick another")
+    }
     plugin = name
     let versionText = try string("version", example: "\"1.0.0\"")
     guard let version = SemanticVersion(versionText) else {

@@ -158,7 +158,18 @@ public struct PluginSet: Sendable {
     let folders = folders(explicit: explicit, screen: screen, environment: environment)
     // The lockfile.
     var lock: PluginLock?
-    let lockPath = lockFile ?? screen.map(PluginLock.path(beside:))
+    var lockPath = lockFile ?? screen.map(PluginLock.path(beside:))
+    if let path = lockPath, let inside = folders.first(where: { contains($0, path) }) {
+      // A plugin cannot vouch for itself: a lockfile inside a plugin's folder (beside a demo
+      // screen it ships, say) would grant it whatever it wrote there.
+      if enforce, FileManager.default.fileExists(atPath: path) {
+        set.problems.append(
+          PluginError(
+            plugin: "lockfile", file: path,
+            message: "ignored: it is inside the plugin folder \(inside), and a plugin cannot vouch for itself; lock from a screen outside it"))
+      }
+      lockPath = nil
+    }
     if enforce, let lockPath, FileManager.default.fileExists(atPath: lockPath) {
       do {
         lock = try PluginLock.read(lockPath)
@@ -211,7 +222,22 @@ public struct PluginSet: Sendable {
       set.plugins.append(manifest)
       set.capabilities[manifest.name] = manifest.requested
     }
+    // A grant for a plugin that is not there is a typo, most likely.
+    let names = set.plugins.map(\.name) + set.natives.map(\.name) + set.problems.map(\.plugin)
+    for name in grants.plugins.keys.sorted() where enforce && !names.contains(name) {
+      set.problems.append(
+        PluginError(
+          plugin: name, file: "--grant",
+          message: "no plugin named '\(name)' was found to grant it to (plugins: \((set.plugins.map(\.name) + set.natives.map(\.name)).joined(separator: ", ")))"))
+    }
     return set
+  }
+
+  /// Whether `path` lies inside `folder` (both standardized, links resolved).
+  static func contains(_ folder: String, _ path: String) -> Bool {
+    let base = URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath().path
+    let target = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    return target.hasPrefix(base + "/")
   }
 
   /// Why `manifest` may not load under `lock` and `grants`, if it may not.

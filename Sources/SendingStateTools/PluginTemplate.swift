@@ -119,6 +119,9 @@ public enum PluginTemplate {
     guard ManifestReader.isIdentifier(name) else {
       throw ToolError.usage("'\(name)' cannot name a plugin: use lower case letters, digits and _, starting with a letter")
     }
+    if name == PluginGrants.screenName || BuiltInPlugins.all.contains(where: { $0.name == name }) {
+      throw ToolError.usage("'\(name)' is taken (a built-in plugin, or the name --grant uses for the screen); pick another name")
+    }
     if LuaHostAPI.viewKinds.contains(where: { $0.name == name }) {
       throw ToolError.usage("'\(name)' is a built-in view kind (ui.\(name)); pick another name for the plugin's component")
     }

@@ -71,11 +71,13 @@ public final class ScreenSession {
   /// unloaded, one changed is read anew (``pluginProblems`` says which were left out).
   public func reload() throws {
     var reopened = options
-    var problems: [PluginError] = []
     if let plugins {
       let set = plugins.load(screen: path)
+      pluginProblems = set.problems
+      if plugins.requireLock, let problem = set.problems.first {
+        throw ToolError.usage("--locked: \(problem)")
+      }
       set.apply(to: &reopened)
-      problems = set.problems
     }
     let fresh: LuaScreen
     do {
@@ -87,12 +89,11 @@ public final class ScreenSession {
     screen.close()
     screen = fresh
     options = reopened
-    pluginProblems = problems
   }
 
   /// How to find the screen's plugins again on reload (`nil`: keep those it opened with).
   public var plugins: PluginRequest?
-  /// The plugins the last reload left out, and why.
+  /// The plugins the last reload left out (or, with `--locked`, refused to run with), and why.
   public private(set) var pluginProblems: [PluginError] = []
 
   // MARK: - Effects

@@ -43,6 +43,16 @@ struct NativePluginTests {
       try screen.perform(action: ["type": "decode", "text": .string(String(repeating: "[", count: 100) + String(repeating: "]", count: 100))])
     }
     #expect(deep?.message.contains("nested deeper than 64") == true, "\(String(describing: deep))")
+    // The text is held to maxStringBytes like any string a script builds.
+    var limits = LuaRuntime.Limits()
+    limits.maxStringBytes = 150  // (room for the error message itself)
+    var small = LuaScreen.Options(limits: limits)
+    PluginSet.load(environment: [:], hostAPI: host).apply(to: &small)
+    let tight = try LuaScreen(path: screenFixture("natives.lua"), options: small)
+    let big = #expect(throws: ScriptError.self) {
+      try tight.perform(action: ["type": "encode", "value": .table(LuaTable(sequence: Array(repeating: 12345, count: 30)))])
+    }
+    #expect(big?.message.hasPrefix("json.encode: the text would be 181 bytes, more than maxStringBytes (150)") == true, "\(String(describing: big))")
     let function = #expect(throws: ScriptError.self) { try screen.perform(action: "function") }
     #expect(function?.message.hasPrefix("json.encode: value.f (a function") == true, "\(String(describing: function))")
     #expect(function?.line == 15)

@@ -29,10 +29,20 @@ struct PluginCapabilityTests {
     let granted = PluginSet.load(explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host, grants: analyticsGrant)
     #expect(granted.plugins.map(\.name) == ["analytics"] && granted.problems.isEmpty)
     #expect(granted.capabilities["analytics"] == .init(net: ["collect.example.com", "*.cdn.example.com"], clock: true))
-    // A grant for another plugin grants nothing here.
+    // A grant for another plugin grants nothing here, and is reported (a typo, most likely).
     let elsewhere = PluginSet.load(
-      explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host, grants: try PluginGrants(flags: ["other:clock,net"]))
+      explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host, grants: try PluginGrants(flags: ["analytcs:clock,net"]))
     #expect(elsewhere.plugins.isEmpty)
+    #expect(elsewhere.problems.map(\.description).contains("--grant: plugin 'analytcs': no plugin named 'analytcs' was found to grant it to (plugins: json, format, clock)"), "\(elsewhere.problems)")
+    // A wildcard covers the hosts under it.
+    let wide = PluginSet.load(
+      explicit: [pluginFixture("analytics")], environment: [:], hostAPI: host,
+      grants: try PluginGrants(flags: ["analytics:clock,net=*.example.com"]))
+    #expect(wide.plugins.map(\.name) == ["analytics"], "\(wide.problems)")
+    #expect(LuaScreen.Capabilities.pattern("*.example.com", covers: "*.cdn.example.com"))
+    #expect(!LuaScreen.Capabilities.pattern("*.example.com", covers: "example.com"))
+    #expect(!LuaScreen.Capabilities.pattern("*.example.com", covers: "*.com"))
+    #expect(!LuaScreen.Capabilities.pattern("*.example.com", covers: "evilexample.com"))
   }
 
   @Test("--grant flags read as documented; mistakes say how to write them")

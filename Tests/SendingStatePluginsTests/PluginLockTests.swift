@@ -27,17 +27,19 @@ struct PluginLockTests {
     #expect(try PluginDigest.folder(folder) == PluginDigest.sha256(stream))
   }
 
-  @Test("any change to the files changes the hash; hidden files and lockfiles do not count; links out are refused")
+  @Test("any change to the files changes the hash, a lockfile inside too; hidden files do not count; links and other non-files are refused")
   func changes() throws {
     let folder = try scratchCopy("rating")
     defer { try? FileManager.default.removeItem(atPath: (folder as NSString).deletingLastPathComponent) }
     let manager = FileManager.default
     func path(_ file: String) -> String { (folder as NSString).appendingPathComponent(file) }
     let original = try PluginDigest.folder(folder)
-    try "{}".write(toFile: path(PluginLock.fileName), atomically: true, encoding: .utf8)
     try manager.createDirectory(atPath: path(".git"), withIntermediateDirectories: true)
     try "x".write(toFile: path(".git/HEAD"), atomically: true, encoding: .utf8)
     #expect(try PluginDigest.folder(folder) == original)
+    try "{}".write(toFile: path(PluginLock.fileName), atomically: true, encoding: .utf8)
+    #expect(try PluginDigest.folder(folder) != original)
+    try manager.removeItem(atPath: path(PluginLock.fileName))
     let stars = try String(contentsOfFile: path("components/stars.lua"), encoding: .utf8)
     try (stars + " ").write(toFile: path("components/stars.lua"), atomically: true, encoding: .utf8)
     let edited = try PluginDigest.folder(folder)
@@ -48,9 +50,21 @@ struct PluginLockTests {
     #expect(try PluginDigest.folder(folder) == edited)
     try "".write(toFile: path("extra.lua"), atomically: true, encoding: .utf8)
     #expect(try PluginDigest.folder(folder) != edited)
+    try manager.createSymbolicLink(atPath: path("inside"), withDestinationPath: path("plugin.lua"))
+    let link = #expect(throws: PluginError.self) { try PluginDigest.folder(folder) }
+    #expect(link?.message.hasPrefix("inside is not a regular file") == true, "\(String(describing: link))")
+    try manager.removeItem(atPath: path("inside"))
     try manager.createSymbolicLink(atPath: path("passwd"), withDestinationPath: "/etc/passwd")
     let out = #expect(throws: PluginError.self) { try PluginDigest.folder(folder) }
     #expect(out?.message.hasPrefix("passwd leads outside the plugin folder") == true)
+    try manager.removeItem(atPath: path("passwd"))
+    // Too big is refused from the sizes, before reading (a sparse file costs nothing to make).
+    manager.createFile(atPath: path("huge.bin"), contents: nil)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path("huge.bin")))
+    try handle.truncate(atOffset: UInt64(PluginDigest.maxBytes) + 1)
+    try handle.close()
+    let huge = #expect(throws: PluginError.self) { try PluginDigest.folder(folder) }
+    #expect(huge?.message.hasPrefix("more than \(PluginDigest.maxBytes) bytes in ") == true)
   }
 
   @Test("a lockfile's text reads back as the same lock, and a broken one says what and where")
@@ -102,6 +116,13 @@ struct PluginLockTests {
     try (try String(contentsOfFile: manifest, encoding: .utf8)).replacingOccurrences(of: "1.2.0", with: "1.3.0")
       .write(toFile: manifest, atomically: true, encoding: .utf8)
     #expect(load([analytics]).problems.first?.message.contains("(version 1.2.0 → 1.3.0;") == true)
+    // A lockfile inside a plugin's folder (beside its demo) is not believed.
+    let demo = (analytics as NSString).appendingPathComponent("demo.lua")
+    try PluginLock.locking([try PluginManifest.load(folder: analytics, hostAPI: host)]).text
+      .write(toFile: PluginLock.path(beside: demo), atomically: true, encoding: .utf8)
+    let selfVouched = PluginSet.load(explicit: [analytics], screen: demo, environment: [:], hostAPI: host, requireLock: true)
+    #expect(selfVouched.plugins.isEmpty)
+    #expect(selfVouched.problems.first?.message.hasPrefix("ignored: it is inside the plugin folder") == true, "\(selfVouched.problems)")
     // A lockfile that cannot be read locks every plugin out.
     try "not json".write(toFile: lockPath, atomically: true, encoding: .utf8)
     let unreadable = load([rating])

@@ -82,6 +82,10 @@ struct PluginCommandTests {
     #expect(again.status == 2 && again.stderr.contains("already exists"), "\(again.stderr)")
     let builtIn = try await runCLI(["plugins", "new", "label", "--in", folder.path])
     #expect(builtIn.status == 2 && builtIn.stderr.contains("is a built-in view kind"))
+    for taken in ["json", "screen"] {
+      let refused = try await runCLI(["plugins", "new", taken, "--in", folder.path])
+      #expect(refused.status == 2 && refused.stderr.contains("'\(taken)' is taken"), "\(refused.stderr)")
+    }
     let bad = try await runCLI(["plugins", "new", "Bad-Name", "--in", folder.path])
     #expect(bad.status == 2 && bad.stderr.contains("cannot name a plugin"))
   }
@@ -92,10 +96,12 @@ struct PluginCommandTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let analytics = folder.appendingPathComponent("analytics").path
     try FileManager.default.copyItem(atPath: repoPath("examples/plugins/analytics"), toPath: analytics)
-    let demo = "\(analytics)/demo.lua"
+    // The screen lives outside the plugin: a lockfile inside a plugin's folder is not believed.
+    let demo = folder.appendingPathComponent("demo.lua").path
+    try FileManager.default.copyItem(atPath: "\(analytics)/demo.lua", toPath: demo)
     let locked = try await runCLI(["plugins", "lock", "--plugin", analytics, demo])
     #expect(locked.status == 0, "\(locked.stderr)")
-    #expect(locked.stdout == "locked analytics 1.0.0, granting none\nwrote \(analytics)/plugins.lock (1 plugin)\n")
+    #expect(locked.stdout == "locked analytics 1.0.0, granting none\nwrote \(folder.path)/plugins.lock (1 plugin)\n")
     let ran = try await runCLI(["run", demo, "--plugin", analytics, "--locked", "--send", "tap plus"])
     #expect(ran.status == 0 && ran.stdout.contains("label#report text=\"increment 1\""), "\(ran.stdout)\(ran.stderr)")
     // One byte more in a module.
@@ -103,14 +109,15 @@ struct PluginCommandTests {
     try (try String(contentsOfFile: report, encoding: .utf8) + "\n").write(toFile: report, atomically: true, encoding: .utf8)
     let refused = try await runCLI(["run", demo, "--plugin", analytics, "--locked", "--send", "tap plus"])
     #expect(refused.status == 1)
-    #expect(refused.stderr.contains("plugin 'analytics': it changed since \(analytics)/plugins.lock was written"), "\(refused.stderr)")
+    #expect(refused.stderr.contains("plugin 'analytics': it changed since \(folder.path)/plugins.lock was written"), "\(refused.stderr)")
     #expect(refused.stderr.contains("--locked: refusing to run"))
     #expect(!refused.stdout.contains("> tap plus"))
     // Without --locked the plugin is left out with the same words, and the screen runs without it
-    // (here it cannot: it requires the plugin's module, which is named).
+    // (here it cannot: it requires the plugin's module — and cannot reach the changed file
+    // through its own folder either).
     let unlocked = try await runCLI(["run", demo, "--plugin", analytics, "--send", "tap plus"])
     #expect(unlocked.stderr.contains("warning: plugin left out: \(analytics)/plugin.lua: plugin 'analytics': it changed since"))
-    #expect(unlocked.stderr.contains("module 'analytics.report' not found"))
+    #expect(unlocked.stderr.contains("module 'analytics.report' is a file of the plugin in "), "\(unlocked.stderr)")
   }
 
   @Test("--grant gives a plugin what it lists, and the screen what the flag says; a bad flag is a usage error")
@@ -202,5 +209,11 @@ struct PluginReloadTests {
     _ = try session.apply(try EventCommand(parsing: "tap plus"))
     #expect(session.screen.state["count"] == 3 && session.screen.state["analytics"] == ["increment": 11])
     #expect(session.pluginProblems.isEmpty)
+    // With --locked, a reload whose plugins do not match the lockfile keeps the old screen.
+    let strict = try ScreenSession(path: screen, options: options, plugins: PluginRequest(requireLock: true, environment: [:]))
+    #expect(throws: ToolError.self) { try strict.reload() }
+    #expect(strict.pluginProblems.first?.message.hasPrefix("no lockfile, and --locked needs one") == true)
+    _ = try strict.apply(try EventCommand(parsing: "tap plus"))
+    #expect(strict.screen.state["count"] == 1)
   }
 }

@@ -426,16 +426,27 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
 
   /// The number of effects still running.
   var pendingEffects: Int { effects.count }
+  /// The most timers one ``advance(_:by:)`` fires.
+  nonisolated static let maxTimersPerAdvance = 10_000
+
   /// How many effects have delivered their actions so far.
   private(set) var finishedEffects = 0
 
   /// Advances a virtual clock by `seconds`: each timer due by then fires, in time order (also
   /// those that a fired timer's actions start within the window), and is delivered before
   /// this returns.
-  func advance(_ clock: VirtualClock, by seconds: Double) async {
+  func advance(_ clock: VirtualClock, by seconds: Double) async throws {
     let end = clock.now + max(0, seconds)
+    var fired = 0
     while let next = clock.nextDeadline, next <= end {
-      let expected = finishedEffects + clock.advance(to: next)
+      let woken = clock.advance(to: next)
+      fired += woken
+      if fired > Self.maxTimersPerAdvance {
+        throw ScriptError(
+          kind: .timeout,
+          message: "more than \(Self.maxTimersPerAdvance) timers fired in one advance of the clock; a timer that sets the next one at once keeps the clock from moving on (advance less, or stop re-arming)")
+      }
+      let expected = finishedEffects + woken
       // The woken timers hop back to the main actor to deliver; let them.
       var spins = 0
       while finishedEffects < expected, spins < 100_000, !isClosed {

@@ -374,6 +374,22 @@ extension LuaRuntime {
     if lua_setupvalue(L, -2, 1) == nil { stack.pop() }
   }
 
+  /// The plugin folder (one with a `plugin.lua`, or one of `known`) that `file` lies in, looking
+  /// up to `root` (inclusive): a plugin's files — loaded, left out or never asked for — never
+  /// load through the script roots, with the screen's rights and unchecked by any lockfile.
+  static func pluginFolder(containing file: String, below root: String, known: [String]) -> String? {
+    let knownPaths = known.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path }
+    var folder = (file as NSString).deletingLastPathComponent
+    while folder.hasPrefix(root) {
+      if knownPaths.contains(folder) || FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("plugin.lua")) {
+        return folder
+      }
+      if folder == root || folder == "/" { break }
+      folder = (folder as NSString).deletingLastPathComponent
+    }
+    return nil
+  }
+
   /// `find(name)` for `require`: pushes the loaded chunk and its path, or nil, a message and
   /// the error level for the Lua side to raise.
   func findModule(_ call: LuaCall) throws -> Int {
@@ -417,10 +433,7 @@ extension LuaRuntime {
             LuaSandbox.violationMarker + "module '\(name)' resolves outside the script roots (\(resolved.path))",
             kind: .sandboxViolation)
         }
-        if let plugin = configuration.pluginFolders.first(where: { folder in
-          let folderPath = URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath().path
-          return resolved.path.hasPrefix(folderPath + "/")
-        }) {
+        if let plugin = Self.pluginFolder(containing: resolved.path, below: rootURL.path, known: configuration.pluginFolders) {
           return fail(
             LuaSandbox.violationMarker
               + "module '\(name)' is a file of the plugin in \(plugin); require a plugin's modules as <plugin>.<module> (only those its manifest names)",

@@ -55,13 +55,23 @@ extension LuaScreen {
       var missing: [String] = []
       if wanted.timers, !timers { missing.append("timers") }
       if let hosts = wanted.net {
-        let beyond = hosts.filter { host in
-          !(net ?? []).contains("*") && !(net ?? []).contains { $0.lowercased() == host.lowercased() }
-        }
+        let beyond = hosts.filter { host in !(net ?? []).contains { Self.pattern($0, covers: host) } }
         if !beyond.isEmpty { missing.append("net (\(beyond.joined(separator: ", ")))") }
       }
       if wanted.clock, !clock { missing.append("clock") }
       return missing
+    }
+
+    /// Whether every host `wanted` (a host or a `*.` pattern) matches is matched by `pattern`
+    /// too: `*` covers all; `*.example.com` covers `api.example.com` and `*.cdn.example.com`,
+    /// not `example.com`.
+    public static func pattern(_ pattern: String, covers wanted: String) -> Bool {
+      let pattern = pattern.lowercased(), wanted = wanted.lowercased()
+      if pattern == "*" || pattern == wanted { return true }
+      guard pattern.hasPrefix("*.") else { return false }
+      let suffix = pattern.dropFirst()  // ".example.com"
+      if wanted.hasPrefix("*.") { return wanted.dropFirst().hasSuffix(suffix) }
+      return wanted.hasSuffix(suffix) && wanted.count > suffix.count
     }
 
     /// As the kernel reads them: `{ timers = bool, clock = bool, net = { hosts… } | nil }`.

@@ -479,9 +479,10 @@ public final class LuaScreen {
   /// order — those its actions start within the window too — and its actions are handled
   /// before this returns (their errors are in ``asyncErrors``).
   ///
-  /// - Throws: ``ScreenUsageError`` when the screen runs on another clock.
+  /// - Throws: ``ScreenUsageError`` when the screen runs on another clock; ``ScriptError`` when
+  ///   more than 10,000 timers fire in one advance (a timer that re-arms itself at once).
   public func advance(by seconds: Double) async throws {
     guard let clock = options.clock as? VirtualClock else { throw ScreenUsageError.notVirtualClock }
-    await engine.advance(clock, by: seconds)
+    try await engine.advance(clock, by: seconds)
   }
 }

@@ -70,7 +70,11 @@ public final class VirtualClock: ScreenClock, @unchecked Sendable {
   public func schedule(after seconds: Double) -> Int {
     lock.withLock {
       nextID += 1
-      sleepers[nextID] = Sleeper(deadline: current + max(0, seconds), fired: seconds <= 0)
+      // A delay too small to move a large time still lies ahead (else it would be due at once,
+      // for ever, and an advance could never pass it).
+      var deadline = current + max(0, seconds)
+      if seconds > 0, deadline <= current { deadline = current.nextUp }
+      sleepers[nextID] = Sleeper(deadline: deadline, fired: seconds <= 0)
       return nextID
     }
   }

@@ -61,6 +61,10 @@ public struct JSONPlugin: NativePlugin {
             } catch {
               throw ScriptError(kind: .typeMismatch, message: "json.encode: \(value.typeName) values have no JSON form (only tables, strings, numbers, booleans)")
             }
+            if let cap = call.runtime.limits.maxStringBytes, data.count > cap {
+              throw ScriptError(
+                kind: .tooLarge, message: "json.encode: the text would be \(data.count) bytes, more than maxStringBytes (\(cap)); encode less")
+            }
             call.push(String(decoding: data, as: UTF8.self))
             return 1
           },

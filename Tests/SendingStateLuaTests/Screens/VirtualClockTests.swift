@@ -24,6 +24,20 @@ struct VirtualClockTests {
     #expect(clock.advance(to: 50) == 0 && clock.now == 200)  // never back
   }
 
+  @Test("a timer that re-arms itself at once cannot hang an advance: a tiny delay still lies ahead, and firings are capped")
+  func runaway() async throws {
+    let clock = VirtualClock(now: 1_700_000_000)
+    var options = LuaScreen.Options()
+    options.clock = clock
+    let screen = try LuaScreen(path: screenFixture("delayed.lua"), options: options)
+    try screen.perform(action: "rearm")  // 1e-9 s is lost in 1.7e9: the deadline is the next representable time
+    try await screen.advance(by: 0)
+    #expect(screen.pendingEffects == 1 && clock.nextDeadline == (1_700_000_000 as Double).nextUp)
+    let error = await #expect(throws: ScriptError.self) { try await screen.advance(by: 1) }
+    #expect(error?.message.hasPrefix("more than 10000 timers fired in one advance of the clock") == true, "\(String(describing: error))")
+    screen.close()
+  }
+
   @Test("a cancelled wait throws, and its timer is gone")
   func cancellation() async throws {
     let clock = VirtualClock()

@@ -11,6 +11,8 @@ return {
     elseif action.type == "add" then
       store:update(function(s) s.total = s.total + action.n; s.order[#s.order + 1] = action.n end)
       if action.relay then store:after(2, { type = "add", n = 1000 }) end
+    elseif action.type == "rearm" then
+      store:after(1e-9, "rearm")
     end
   end,
 }
