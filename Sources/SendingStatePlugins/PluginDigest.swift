@@ -28,6 +28,12 @@ public enum PluginDigest {
   /// - Throws: ``PluginError`` when the folder cannot be read, holds more than ``maxFiles``
   ///   files or ``maxBytes`` bytes, or holds a link that leads outside it.
   public static func folder(_ folder: String, plugin: String? = nil) throws(PluginError) -> String {
+    try hashed(folder, plugin: plugin).hash
+  }
+
+  /// The hash of the folder (see ``folder(_:plugin:)``) and the bytes it was made from, by path
+  /// relative to the folder — so the host can run exactly what it checked.
+  public static func hashed(_ folder: String, plugin: String? = nil) throws(PluginError) -> (hash: String, files: [String: Data]) {
     let name = plugin ?? (folder as NSString).lastPathComponent
     func problem(_ message: String) -> PluginError {
       PluginError(plugin: name, file: folder, message: message)
@@ -62,6 +68,7 @@ public enum PluginDigest {
     }
     let hasher = Hasher256()
     var read = 0
+    var contents: [String: Data] = [:]
     for relative in files.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
       // (Sizes were checked before reading; a file that grew since is caught by the total.)
       guard let bytes = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(relative)) else {
@@ -71,8 +78,9 @@ public enum PluginDigest {
       if read > maxBytes { throw problem("more than \(maxBytes) bytes in \(folder); a plugin folder holds its scripts only") }
       hasher.update(Array(relative.utf8) + [0] + Array(String(bytes.count).utf8) + [0])
       hasher.update(Array(bytes))
+      contents[relative] = bytes
     }
-    return hasher.finish()
+    return (hasher.finish(), contents)
   }
 }
 

@@ -42,6 +42,17 @@ public struct PluginManifest: Equatable, Sendable {
   public var capabilities: [PluginCapability]
   /// The plugin's folder.
   public var folder: String
+  /// The text of its files as hashed when a lockfile was checked (by path inside the folder):
+  /// then its scripts run from this text, not from the disk again. Empty without a lockfile.
+  public var checkedSources: [String: String] = [:]
+
+  /// The checked text of the file at `path` (absolute, inside the folder), if any.
+  func checkedSource(_ path: String) -> String? {
+    guard !checkedSources.isEmpty else { return nil }
+    let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+    guard path.hasPrefix(prefix) else { return nil }
+    return checkedSources[String(path.dropFirst(prefix.count))]
+  }
 
   /// The files of the modules it provides, by the name scripts require
   /// (`"analytics.events"` → `…/analytics/events.lua`).
@@ -60,10 +71,14 @@ public struct PluginManifest: Equatable, Sendable {
   /// (`"review"` → `…/rating/units/review.lua`).
   public var unitFiles: [String: LuaScreen.PluginScript] { scripts(provides.units, in: "units") }
 
+  private func script(_ file: String) -> LuaScreen.PluginScript {
+    LuaScreen.PluginScript(file: file, plugin: name, source: checkedSource(file))
+  }
+
   private func scripts(_ names: [String], in subfolder: String) -> [String: LuaScreen.PluginScript] {
     Dictionary(
       uniqueKeysWithValues: names.map { name in
-        (name, LuaScreen.PluginScript(file: (folder as NSString).appendingPathComponent("\(subfolder)/\(name).lua"), plugin: self.name))
+        (name, script((folder as NSString).appendingPathComponent("\(subfolder)/\(name).lua")))
       })
   }
 
@@ -71,7 +86,8 @@ public struct PluginManifest: Equatable, Sendable {
   /// order; their effects are held to the plugin's capabilities.
   public var middleware: [LuaScreen.Middleware] {
     provides.middleware.map { name in
-      LuaScreen.Middleware(name: name, plugin: self.name, file: (folder as NSString).appendingPathComponent("middleware/\(name).lua"))
+      let file = (folder as NSString).appendingPathComponent("middleware/\(name).lua")
+      return LuaScreen.Middleware(name: name, plugin: self.name, file: file, source: checkedSource(file))
     }
   }
 

@@ -86,6 +86,11 @@ public struct PluginSet: Sendable {
     options.pluginCapabilities = capabilities
     options.hostModules = hostModules
     options.pluginFolders = plugins.map(\.folder)
+    options.moduleSources = plugins.reduce(into: [:]) { all, plugin in
+      for (name, file) in plugin.moduleFiles {
+        if let text = plugin.checkedSource(file) { all[name] = text }
+      }
+    }
     options.clockGatedModules = natives.reduce(into: [:]) { all, native in
       for module in native.modules {
         let gated = Set(module.functions.filter(\.readsClock).map(\.name))
@@ -187,7 +192,7 @@ public struct PluginSet: Sendable {
       return set
     }
     for folder in folders {
-      let manifest: PluginManifest
+      var manifest: PluginManifest
       do {
         manifest = try PluginManifest.load(folder: folder, hostAPI: hostAPI)
       } catch {
@@ -215,9 +220,13 @@ public struct PluginSet: Sendable {
         set.problems.append(clash)
         continue
       }
-      if enforce, let problem = check(manifest, lock: lock, lockPath: lockPath, grants: grants) {
-        set.problems.append(problem)
-        continue
+      if enforce {
+        let checked = check(manifest, lock: lock, lockPath: lockPath, grants: grants)
+        if let problem = checked.problem {
+          set.problems.append(problem)
+          continue
+        }
+        manifest.checkedSources = checked.sources
       }
       set.plugins.append(manifest)
       set.capabilities[manifest.name] = manifest.requested
@@ -240,10 +249,23 @@ public struct PluginSet: Sendable {
     return target.hasPrefix(base + "/")
   }
 
-  /// Why `manifest` may not load under `lock` and `grants`, if it may not.
-  static func check(_ manifest: PluginManifest, lock: PluginLock?, lockPath: String?, grants: PluginGrants) -> PluginError? {
+  /// Why `manifest` may not load under `lock` and `grants`, if it may not; and, checked against
+  /// a lockfile, the text of its files as hashed (the scripts then run from it).
+  static func check(
+    _ manifest: PluginManifest, lock: PluginLock?, lockPath: String?, grants: PluginGrants
+  ) -> (problem: PluginError?, sources: [String: String]) {
+    let (problem, sources) = verdict(manifest, lock: lock, lockPath: lockPath, grants: grants)
+    return (problem, problem == nil ? sources : [:])
+  }
+
+  private static func verdict(
+    _ manifest: PluginManifest, lock: PluginLock?, lockPath: String?, grants: PluginGrants
+  ) -> (PluginError?, [String: String]) {
     let file = (manifest.folder as NSString).appendingPathComponent(PluginManifest.fileName)
-    func problem(_ message: String) -> PluginError { PluginError(plugin: manifest.name, file: file, message: message) }
+    func problem(_ message: String) -> (PluginError?, [String: String]) {
+      (PluginError(plugin: manifest.name, file: file, message: message), [:])
+    }
+    var sources: [String: String] = [:]
     if manifest.capabilities.contains(.storage) {
       return problem("it asks for storage, which this host does not offer yet (host API \(LuaScreen.apiVersion)); use a version of the plugin without it")
     }
@@ -254,9 +276,13 @@ public struct PluginSet: Sendable {
       }
       let hash: String
       do {
-        hash = try PluginDigest.folder(manifest.folder, plugin: manifest.name)
+        let hashed = try PluginDigest.hashed(manifest.folder, plugin: manifest.name)
+        hash = hashed.hash
+        for (path, bytes) in hashed.files where path.hasSuffix(".lua") {
+          if let text = String(validating: bytes, as: UTF8.self) { sources[path] = text }
+        }
       } catch {
-        return error
+        return (error, [:])
       }
       if hash != entry.sha256 {
         let version = entry.version == manifest.version ? "version \(manifest.version)" : "version \(entry.version) → \(manifest.version)"
@@ -273,7 +299,7 @@ public struct PluginSet: Sendable {
         "it asks for \(missing.joined(separator: ", ")), which was not granted: run with --grant \(manifest.name):\(names.joined(separator: ",")), "
           + "or grant it for good with sendingstate plugins lock")
     }
-    return nil
+    return (nil, sources)
   }
 
   /// A name `manifest` provides that a plugin already loaded provides too.

@@ -103,10 +103,20 @@ struct PluginLockTests {
       .write(toFile: lockPath, atomically: true, encoding: .utf8)
     let locked = load([analytics, rating], locked: true)
     #expect(locked.plugins.map(\.name) == ["analytics"] && locked.lockFile == lockPath)
+    // What was checked is what runs: a module changed on disk after the check is not read again.
+    var options = LuaScreen.Options()
+    locked.apply(to: &options)
+    let events = (analytics as NSString).appendingPathComponent("events.lua")
+    let original = try String(contentsOfFile: events, encoding: .utf8)
+    try "return { name = function() return 'swapped' end }".write(toFile: events, atomically: true, encoding: .utf8)
+    let screenPath = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/screens/uses_analytics.lua").path
+    let opened = try LuaScreen(path: screenPath, options: options)
+    try opened.tap("go")
+    #expect(opened.state["last"] == "screen.go")
+    try original.write(toFile: events, atomically: true, encoding: .utf8)
     #expect(locked.capabilities["analytics"]?.clock == true)
     #expect(locked.problems.map(\.message) == ["it is not in \(lockPath): review it, then run sendingstate plugins lock to add it"])
     // Changed since: a byte of a module.
-    let events = (analytics as NSString).appendingPathComponent("events.lua")
     try (try String(contentsOfFile: events, encoding: .utf8) + "\n").write(toFile: events, atomically: true, encoding: .utf8)
     let changed = load([analytics])
     #expect(changed.plugins.isEmpty)

@@ -376,6 +376,9 @@ extension LuaRuntime {
     /// Folders of plugins: `require` never loads a file inside one through the script roots
     /// (a plugin's modules are required by their plugin's name, and only those it names).
     public var pluginFolders: [String] = []
+    /// The text of some of ``modules``, by name: `require` compiles it (named after the
+    /// module's file) instead of reading the file.
+    public var moduleSources: [String: String] = [:]
 
     /// Creates a configuration (sandboxed, default limits, no script roots).
     public init(limits: Limits = Limits(), mode: Mode = .sandboxed, scriptRoots: [String] = [], modules: [String: String] = [:]) {

@@ -410,9 +410,13 @@ extension LuaRuntime {
         kind: .sandboxViolation)
     }
     if let file = configuration.modules[name] {
-      // A module a plugin provides: exactly this file.
+      // A module a plugin provides: exactly this file (or the text of it that was checked).
       do {
-        call.push(try loadFile(file))
+        if let source = configuration.moduleSources[name] {
+          call.push(try load(source, chunkName: file))
+        } else {
+          call.push(try loadFile(file))
+        }
         call.push(file)
         return 2
       } catch {

@@ -77,6 +77,9 @@ public final class LuaScreen {
     /// The folders of the plugins the screen runs with: `require` loads nothing inside them
     /// through the script roots.
     public var pluginFolders: [String] = []
+    /// The text of some of ``modules`` (by name), to run instead of reading their files again
+    /// (what a lockfile check hashed).
+    public var moduleSources: [String: String] = [:]
     /// The time the screen's timers and `require "clock"` run on (a ``VirtualClock`` in
     /// tests and specs: see ``LuaScreen/advance(by:)``).
     public var clock: any ScreenClock = SystemScreenClock()
@@ -245,6 +248,7 @@ public final class LuaScreen {
     configuration.clockOwners = options.clockOwners
     configuration.clockGatedModules = options.clockGatedModules
     configuration.pluginFolders = options.pluginFolders
+    configuration.moduleSources = options.moduleSources
     configuration.defaultClockOwner = Self.screenOwner
     configuration.clockDenied = Set(configuration.clockOwners.values).filter { owner in
       !(options.pluginCapabilities[Self.pluginName(ofOwner: owner)]?.clock ?? false)
