@@ -95,6 +95,7 @@ struct NativePluginTests {
       ("currency", 1, "euro", .nil, "format.currency: 'euro' is not a currency code"),
       ("date", 1, ["date": "tiny"], .nil, "format.date: date must be one of none, short, medium, long, full"),
       ("date", 1, ["timezone": "Mars/Olympus"], .nil, "format.date: unknown time zone \"Mars/Olympus\""),
+      ("date", 1e300, .nil, .nil, "format.date: argument 1 must be a moment within 30,000 years of 1970"),
     ] as [(String, LuaValue, LuaValue, LuaValue, String)] {
       let error = #expect(throws: ScriptError.self) { _ = try call(function, a, b, c) }
       #expect(error?.message.hasPrefix(message) == true, "\(String(describing: error))")

@@ -70,7 +70,7 @@ public struct FormatPlugin: NativePlugin {
             signature: "fun(seconds: number, options: { date: string?, time: string?, locale: string?, timezone: string? }?): string",
             doc: "A moment (seconds since 1970) as a date and/or time: styles none, short, medium, long, full (default: medium date, no time)."
           ) { call in
-            let seconds = try Self.finite(call, 1, "date")
+            let seconds = try Self.moment(call, 1, "date")
             let options = try Options(call, at: 2, function: "date")
             let formatter = DateFormatter()
             formatter.locale = try options.locale()
@@ -84,8 +84,8 @@ public struct FormatPlugin: NativePlugin {
             name: "relative", signature: "fun(seconds: number, now: number, options: { locale: string?, named: boolean? }?): string",
             doc: "A moment relative to now (\"2 hours ago\", \"in 3 days\"; named: \"yesterday\")."
           ) { call in
-            let moment = try Self.finite(call, 1, "relative")
-            let now = try Self.finite(call, 2, "relative")
+            let moment = try Self.moment(call, 1, "relative")
+            let now = try Self.moment(call, 2, "relative")
             let options = try Options(call, at: 3, function: "relative")
             let style = Date.AnchoredRelativeFormatStyle(
               anchor: Date(timeIntervalSince1970: moment), presentation: options.value["named"] == .boolean(true) ? .named : .numeric,
@@ -104,6 +104,16 @@ public struct FormatPlugin: NativePlugin {
     }
     let value = try call.number(index)
     guard value.isFinite else { throw ScriptError(kind: .typeMismatch, message: "format.\(function): argument \(index) must be finite") }
+    return value
+  }
+
+  /// Argument `index` as a moment: seconds since 1970, within 30,000 years of it (beyond, the
+  /// calendar has nothing to say).
+  static func moment(_ call: LuaCall, _ index: Int, _ function: String) throws -> Double {
+    let value = try finite(call, index, function)
+    guard abs(value) < 1e12 else {
+      throw ScriptError(kind: .typeMismatch, message: "format.\(function): argument \(index) must be a moment within 30,000 years of 1970 (seconds)")
+    }
     return value
   }
 
