@@ -119,22 +119,28 @@ public struct PluginManifest: Equatable, Sendable {
   ///
   /// - Throws: ``PluginError`` naming the plugin (or its folder), the manifest's file and, when
   ///   the problem is a field, the line that sets it.
-  public static func load(folder: String, hostAPI: SemanticVersion) throws(PluginError) -> PluginManifest {
+  ///
+  /// - Parameter text: the manifest's text when it was already read (and hashed); `nil`: read
+  ///   the file.
+  public static func load(folder: String, hostAPI: SemanticVersion, text: String? = nil) throws(PluginError) -> PluginManifest {
     let file = (folder as NSString).appendingPathComponent(fileName)
     let folderName = (folder as NSString).lastPathComponent
-    guard FileManager.default.fileExists(atPath: file) else {
+    guard text != nil || FileManager.default.fileExists(atPath: file) else {
       throw PluginError(plugin: folderName, file: file, message: "no \(fileName) in \(folder) (a plugin folder starts with one)")
     }
     let value: LuaValue
     do {
       let runtime = try LuaRuntime(configuration: .init(limits: limits))
       runtime.output = { _ in }
-      let results = try runtime.call(try runtime.loadFile(file), context: "the plugin manifest")
+      let chunk = try text.map { try runtime.load($0, chunkName: file) } ?? runtime.loadFile(file)
+      let results = try runtime.call(chunk, context: "the plugin manifest")
       value = results.first ?? .nil
-    } catch {
+    } catch let error as ScriptError {
       throw PluginError(plugin: folderName, file: file, line: error.line, message: error.message)
+    } catch {
+      throw PluginError(plugin: folderName, file: file, message: "\(error)")
     }
-    let source = FileManager.default.contents(atPath: file).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    let source = text ?? FileManager.default.contents(atPath: file).map { String(decoding: $0, as: UTF8.self) } ?? ""
     var reader = ManifestReader(value: value, file: file, source: source, plugin: folderName)
     return try reader.manifest(folder: folder, hostAPI: hostAPI)
   }

@@ -193,8 +193,13 @@ public struct PluginSet: Sendable {
     }
     for folder in folders {
       var manifest: PluginManifest
+      // With a lockfile, the folder is read and hashed first, and everything — the manifest
+      // too — runs from those bytes: nothing is read twice.
+      var hashed: (hash: String, files: [String: Data])?
       do {
-        manifest = try PluginManifest.load(folder: folder, hostAPI: hostAPI)
+        if enforce, lock != nil { hashed = try PluginDigest.hashed(folder) }
+        let text = hashed?.files[PluginManifest.fileName].flatMap { String(validating: $0, as: UTF8.self) }
+        manifest = try PluginManifest.load(folder: folder, hostAPI: hostAPI, text: text)
       } catch {
         set.problems.append(error)
         continue
@@ -221,7 +226,7 @@ public struct PluginSet: Sendable {
         continue
       }
       if enforce {
-        let checked = check(manifest, lock: lock, lockPath: lockPath, grants: grants)
+        let checked = check(manifest, lock: lock, lockPath: lockPath, grants: grants, hashed: hashed)
         if let problem = checked.problem {
           set.problems.append(problem)
           continue
@@ -252,14 +257,16 @@ public struct PluginSet: Sendable {
   /// Why `manifest` may not load under `lock` and `grants`, if it may not; and, checked against
   /// a lockfile, the text of its files as hashed (the scripts then run from it).
   static func check(
-    _ manifest: PluginManifest, lock: PluginLock?, lockPath: String?, grants: PluginGrants
+    _ manifest: PluginManifest, lock: PluginLock?, lockPath: String?, grants: PluginGrants,
+    hashed: (hash: String, files: [String: Data])? = nil
   ) -> (problem: PluginError?, sources: [String: String]) {
-    let (problem, sources) = verdict(manifest, lock: lock, lockPath: lockPath, grants: grants)
+    let (problem, sources) = verdict(manifest, lock: lock, lockPath: lockPath, grants: grants, hashed: hashed)
     return (problem, problem == nil ? sources : [:])
   }
 
   private static func verdict(
-    _ manifest: PluginManifest, lock: PluginLock?, lockPath: String?, grants: PluginGrants
+    _ manifest: PluginManifest, lock: PluginLock?, lockPath: String?, grants: PluginGrants,
+    hashed known: (hash: String, files: [String: Data])?
   ) -> (PluginError?, [String: String]) {
     let file = (manifest.folder as NSString).appendingPathComponent(PluginManifest.fileName)
     func problem(_ message: String) -> (PluginError?, [String: String]) {
@@ -276,7 +283,8 @@ public struct PluginSet: Sendable {
       }
       let hash: String
       do {
-        let hashed = try PluginDigest.hashed(manifest.folder, plugin: manifest.name)
+        let hashed: (hash: String, files: [String: Data])
+        if let known { hashed = known } else { hashed = try PluginDigest.hashed(manifest.folder, plugin: manifest.name) }
         hash = hashed.hash
         for (path, bytes) in hashed.files where path.hasSuffix(".lua") {
           if let text = String(validating: bytes, as: UTF8.self) { sources[path] = text }

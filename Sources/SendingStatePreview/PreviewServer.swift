@@ -61,7 +61,7 @@ package struct PreviewServer: Sendable {
   package let configuration: Configuration
   /// The images it may serve.
   package let files: FileGuard
-  /// The folders watched for changes.
+  /// The folders watched for changes (the screen's, its roots', and its `--plugin` folders).
   package let folders: [String]
 
   /// The largest WebSocket frame accepted.
@@ -77,8 +77,11 @@ package struct PreviewServer: Sendable {
     self.token = token
     self.configuration = configuration
     let folder = (path as NSString).deletingLastPathComponent
-    folders = [folder.isEmpty ? "." : folder] + options.scriptRoots
-    files = FileGuard(folders: folders)
+    let screenFolders = [folder.isEmpty ? "." : folder] + options.scriptRoots
+    files = FileGuard(folders: screenFolders)
+    // Watched: the screen's folders and the plugin folders named with --plugin (those in
+    // plugins/ beside the screen are inside its folder already).
+    folders = screenFolders + (plugins?.explicit ?? [])
   }
 
   /// Serves until a stop signal (or the task is cancelled); `onListening` gets the page's URL.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Reloads a session's script when a `.lua` file beside it changes, keeping the state.
+/// Reloads a session's script when a `.lua` file beside it (or in a `--plugin` folder) changes,
+/// keeping the state.
 ///
 /// A script that fails to load leaves the old one running; the error is printed. The old
 /// screen is closed on a successful reload, so its callbacks and effects never fire again.
@@ -24,12 +25,18 @@ public enum Watcher {
     output: (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }, errors: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
   ) async throws {
     let folder = (session.path as NSString).deletingLastPathComponent
-    var known = snapshot(folder.isEmpty ? "." : folder)
+    // The screen's folder, and the plugin folders named with --plugin (those in plugins/
+    // beside the screen are inside it already).
+    let folders = [folder.isEmpty ? "." : folder] + (session.plugins?.explicit ?? [])
+    func snapshotAll() -> [String: Date] {
+      folders.reduce(into: [:]) { all, folder in all.merge(snapshot(folder)) { first, _ in first } }
+    }
+    var known = snapshotAll()
     var reloads = 0
-    output("watching \(folder.isEmpty ? "." : folder) for changes (Ctrl-C to stop)")
+    output("watching \(folders.joined(separator: ", ")) for changes (Ctrl-C to stop)")
     while limit.map({ reloads < $0 }) ?? true {
       try await Task.sleep(for: interval)
-      let now = snapshot(folder.isEmpty ? "." : folder)
+      let now = snapshotAll()
       guard now != known else { continue }
       known = now
       reloads += 1

@@ -59,12 +59,20 @@ struct PluginLockTests {
     #expect(out?.message.hasPrefix("passwd leads outside the plugin folder") == true)
     try manager.removeItem(atPath: path("passwd"))
     // Too big is refused from the sizes, before reading (a sparse file costs nothing to make).
-    manager.createFile(atPath: path("huge.bin"), contents: nil)
+    #expect(manager.createFile(atPath: path("huge.bin"), contents: nil))
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path("huge.bin")))
     try handle.truncate(atOffset: UInt64(PluginDigest.maxBytes) + 1)
     try handle.close()
     let huge = #expect(throws: PluginError.self) { try PluginDigest.folder(folder) }
     #expect(huge?.message.hasPrefix("more than \(PluginDigest.maxBytes) bytes in ") == true)
+  }
+
+  @Test("a manifest already read runs from that text, not the file (with a lockfile, the hashed bytes)")
+  func manifestFromText() throws {
+    let text = try String(contentsOfFile: pluginFixture("analytics") + "/plugin.lua", encoding: .utf8)
+      .replacingOccurrences(of: "Records the actions", with: "Checked text: records the actions")
+    let manifest = try PluginManifest.load(folder: pluginFixture("analytics"), hostAPI: host, text: text)
+    #expect(manifest.description.hasPrefix("Checked text:"))
   }
 
   @Test("a lockfile's text reads back as the same lock, and a broken one says what and where")

@@ -217,3 +217,45 @@ struct PluginReloadTests {
     #expect(strict.screen.state["count"] == 1)
   }
 }
+
+@Suite("Watching a screen watches its --plugin folders too")
+@MainActor
+struct PluginWatchTests {
+  final class Lines { var all: [String] = [] }
+
+  @Test("a change in a --plugin folder elsewhere reloads the screen")
+  func watchesPluginFolders() async throws {
+    let folder = try temporaryFolder("ss-watch-plugins")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let vendor = folder.appendingPathComponent("vendor/analytics").path
+    try FileManager.default.createDirectory(atPath: folder.appendingPathComponent("vendor").path, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: repoPath("examples/plugins/analytics"), toPath: vendor)
+    let app = folder.appendingPathComponent("app").path
+    try FileManager.default.createDirectory(atPath: app, withIntermediateDirectories: true)
+    let screen = app + "/demo.lua"
+    try FileManager.default.copyItem(atPath: vendor + "/demo.lua", toPath: screen)
+    let request = PluginRequest(explicit: [vendor], environment: [:])
+    var options = LuaScreen.Options()
+    request.load(screen: screen).apply(to: &options)
+    let session = try ScreenSession(path: screen, options: options, plugins: request)
+    let lines = Lines()
+    let watching = Task { @MainActor in
+      try await Watcher.watch(
+        session: session, printTree: false, interval: .milliseconds(20), limit: 1, output: { lines.all.append($0) },
+        errors: { lines.all.append($0) })
+    }
+    while !lines.all.contains(where: { $0.hasPrefix("watching") }) { try await Task.sleep(for: .milliseconds(10)) }
+    #expect(lines.all.first == "watching \(app), \(vendor) for changes (Ctrl-C to stop)")
+    let report = vendor + "/report.lua"
+    try (try String(contentsOfFile: report, encoding: .utf8)).replacingOccurrences(of: "nothing yet", with: "no actions yet")
+      .write(toFile: report, atomically: true, encoding: .utf8)
+    // A bound, not a timing: the watcher polls every 20 ms.
+    let deadline = ContinuousClock.now + .seconds(60)
+    while !lines.all.contains(where: { $0.hasPrefix("reloaded") }), ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    watching.cancel()
+    #expect(lines.all.contains("reloaded \(screen) (state kept)"), "\(lines.all)")
+    #expect(session.screen.root.renderTree().text.contains("label#report text=\"no actions yet\""))
+  }
+}
