@@ -3,6 +3,7 @@
 -- expect: too large
 -- message: more than 100000 values
 -- line: none
+-- limits: time=10000
 return {
   state = { ok = 0 },
   layout = function(ui)

@@ -2,7 +2,7 @@
 -- trigger: tap b
 -- expect: too large
 -- message: bytes printed in one event
--- limits: budget=none
+-- limits: budget=none time=10000
 -- output-limit: 2097152
 return {
   state = { ok = 0 },

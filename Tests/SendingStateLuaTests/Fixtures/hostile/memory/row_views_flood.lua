@@ -2,6 +2,7 @@
 -- trigger: tap b
 -- expect: too large
 -- message: more than 2000 views
+-- limits: time=10000
 return {
   state = { ok = 0, rows = {} },
   layout = function(ui)

@@ -2,6 +2,7 @@
 -- trigger: tap b
 -- expect: runtime
 -- message: on can only be used while events are declared
+-- limits: time=10000
 local savedOn, savedView
 return {
   state = { ok = 0 },

@@ -2,6 +2,7 @@
 -- trigger: load
 -- expect: too large
 -- message: more than 2000 views
+-- limits: time=10000
 return {
   state = { ok = 0 },
   layout = function(ui)
