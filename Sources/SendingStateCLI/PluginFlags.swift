@@ -50,7 +50,9 @@ struct PluginFlags: ParsableArguments {
     }
     for problem in set.problems {
       let label = Terminal.paint("warning:", .yellow, enabled: Terminal.colorOnStandardError)
-      FileHandle.standardError.write(Data("\(label) plugin left out: \(problem)\n".utf8))
+      // (A grant for a plugin that is not there left nothing out: it is just said.)
+      let what = problem.file == "--grant" ? "--grant \(problem.plugin): \(problem.message)" : "plugin left out: \(problem)"
+      FileHandle.standardError.write(Data("\(label) \(what)\n".utf8))
     }
     return set
   }

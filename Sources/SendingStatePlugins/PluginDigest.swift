@@ -43,6 +43,7 @@ public enum PluginDigest {
       throw problem("cannot read the plugin folder \(folder)")
     }
     var files: [String] = []
+    var sizes: [String: Int] = [:]
     var total = 0
     while let relative = walker.nextObject() as? String {
       if (relative as NSString).lastPathComponent.hasPrefix(".") {
@@ -61,7 +62,8 @@ public enum PluginDigest {
       guard attributes?[.type] as? FileAttributeType == .typeRegular else {
         throw problem("\(relative) is not a regular file; a plugin folder holds its scripts only")
       }
-      total += (attributes?[.size] as? Int) ?? 0
+      sizes[relative] = (attributes?[.size] as? Int) ?? 0
+      total += sizes[relative]!
       if total > maxBytes { throw problem("more than \(maxBytes) bytes in \(folder); a plugin folder holds its scripts only") }
       files.append(relative)
       if files.count > maxFiles { throw problem("more than \(maxFiles) files in \(folder); a plugin folder holds its scripts only") }
@@ -71,7 +73,8 @@ public enum PluginDigest {
     var contents: [String: Data] = [:]
     for relative in files.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
       // (Sizes were checked before reading; a file that grew since is caught by the total.)
-      guard let bytes = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(relative)) else {
+      // (An empty file is not read: swift-foundation leaks its read buffer for one.)
+      guard let bytes = sizes[relative] == 0 ? Data() : FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(relative)) else {
         throw problem("cannot read \(relative) in \(folder)")
       }
       read += bytes.count

@@ -25,6 +25,8 @@ public struct PluginSet: Sendable {
   public var screenCapabilities: LuaScreen.Capabilities?
   /// The lockfile the plugins were checked against, if any.
   public var lockFile: String?
+  /// Every plugin folder found, loaded or left out (their files never load as the screen's).
+  public var folders: [String] = []
   /// The Swift plugins in use (the built-in ones unless told otherwise).
   public var natives: [any NativePlugin] = []
 
@@ -85,7 +87,7 @@ public struct PluginSet: Sendable {
     options.middleware = middleware
     options.pluginCapabilities = capabilities
     options.hostModules = hostModules
-    options.pluginFolders = plugins.map(\.folder)
+    options.pluginFolders = folders
     options.moduleSources = plugins.reduce(into: [:]) { all, plugin in
       for (name, file) in plugin.moduleFiles {
         if let text = plugin.checkedSource(file) { all[name] = text }
@@ -161,6 +163,7 @@ public struct PluginSet: Sendable {
     }
     let explicitPaths = Set(explicit.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
     let folders = folders(explicit: explicit, screen: screen, environment: environment)
+    set.folders = folders
     // The lockfile.
     var lock: PluginLock?
     var lockPath = lockFile ?? screen.map(PluginLock.path(beside:))
@@ -198,7 +201,7 @@ public struct PluginSet: Sendable {
       var hashed: (hash: String, files: [String: Data])?
       do {
         if enforce, lock != nil { hashed = try PluginDigest.hashed(folder) }
-        let text = hashed?.files[PluginManifest.fileName].flatMap { String(validating: $0, as: UTF8.self) }
+        let text = hashed?.files[PluginManifest.fileName].map { String(validating: $0, as: UTF8.self) ?? "error('plugin.lua is not UTF-8 text')" }
         manifest = try PluginManifest.load(folder: folder, hostAPI: hostAPI, text: text)
       } catch {
         set.problems.append(error)
@@ -287,7 +290,11 @@ public struct PluginSet: Sendable {
         if let known { hashed = known } else { hashed = try PluginDigest.hashed(manifest.folder, plugin: manifest.name) }
         hash = hashed.hash
         for (path, bytes) in hashed.files where path.hasSuffix(".lua") {
-          if let text = String(validating: bytes, as: UTF8.self) { sources[path] = text }
+          // Every script runs from what was hashed: one that is not text cannot.
+          guard let text = String(validating: bytes, as: UTF8.self) else {
+            return problem("\(path) is not UTF-8 text (scripts are); fix its encoding, then run sendingstate plugins lock")
+          }
+          sources[path] = text
         }
       } catch {
         return (error, [:])

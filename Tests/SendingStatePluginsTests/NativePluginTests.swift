@@ -53,6 +53,11 @@ struct NativePluginTests {
       try tight.perform(action: ["type": "encode", "value": .table(LuaTable(sequence: Array(repeating: 12345, count: 30)))])
     }
     #expect(big?.message.hasPrefix("json.encode: the text would be 181 bytes, more than maxStringBytes (150)") == true, "\(String(describing: big))")
+    // Strings are counted before the text is built.
+    let long = #expect(throws: ScriptError.self) {
+      try tight.perform(action: ["type": "encode", "value": .table(LuaTable(sequence: Array(repeating: .string(String(repeating: "x", count: 20)), count: 10)))])
+    }
+    #expect(long?.message.hasPrefix("json.encode: the text would be more than maxStringBytes (150)") == true, "\(String(describing: long))")
     let function = #expect(throws: ScriptError.self) { try screen.perform(action: "function") }
     #expect(function?.message.hasPrefix("json.encode: value.f (a function") == true, "\(String(describing: function))")
     #expect(function?.line == 15)

@@ -84,6 +84,9 @@ struct PluginCapabilityTests {
     // math.randomseed() seeds from the time, but tells nobody.
     try screen.perform(action: "viaSeed")
     #expect(screen.state["result"] == .nil)
+    // The screen's own files are not the plugin's to require (they run with the screen's rights).
+    let screenFile = #expect(throws: ScriptError.self) { try screen.perform(action: "viaScreenFile") }
+    #expect(screenFile?.message.contains("a plugin's code may require host modules and the modules plugins name, not 'screen_helper'") == true, "\(String(describing: screenFile))")
     try screen.perform(action: "screenClock")  // the screen may
     #expect(screen.state["stamped"].doubleValue ?? 0 > 1_700_000_000)
     try screen.perform(action: "cpu")  // os.clock (processor time) is not the wall clock
@@ -116,6 +119,15 @@ struct PluginCapabilityTests {
     let error = #expect(throws: ScriptError.self) { try LuaScreen(path: root + "/screen.lua", options: options) }
     #expect(error?.message.contains("module 'plugins.clockless.helper' is a file of the plugin in ") == true, "\(String(describing: error))")
     #expect(error?.line == 1)
+    // A folder of the screen's that merely holds a file named plugin.lua is not a plugin.
+    try FileManager.default.createDirectory(atPath: root + "/ext", withIntermediateDirectories: true)
+    try "return {}".write(toFile: root + "/ext/plugin.lua", atomically: true, encoding: .utf8)
+    try "return { answer = 42 }".write(toFile: root + "/ext/util.lua", atomically: true, encoding: .utf8)
+    try """
+      local util = require "ext.util"
+      return { state = { answer = util.answer }, layout = function(ui) return ui.label {} end, configure = function() end }
+      """.write(toFile: root + "/own.lua", atomically: true, encoding: .utf8)
+    #expect(try LuaScreen(path: root + "/own.lua", options: options).state["answer"] == 42)
   }
 
   @Test("a screen that declares capabilities gets only those: effects and the clock outside them are errors at their line")
@@ -171,6 +183,10 @@ struct PluginCapabilityTests {
       "\(String(describing: error))")
     #expect(error?.line == 3 && error?.chunk?.hasSuffix("smuggler/keep.lua") == true)
     #expect(screen.pendingEffects == 0)
+    // Nor used from inside a coroutine, where it could be paused and finished later.
+    let paused = #expect(throws: ScriptError.self) { try screen.perform(action: "pause") }
+    #expect(paused?.message == "a middleware's store cannot be used inside a coroutine", "\(String(describing: paused))")
+    #expect(paused?.line == 6)
   }
 
   @Test("storage is refused with a clear reason: this host offers none yet")

@@ -141,6 +141,15 @@ struct PluginLockTests {
     let selfVouched = PluginSet.load(explicit: [analytics], screen: demo, environment: [:], hostAPI: host, requireLock: true)
     #expect(selfVouched.plugins.isEmpty)
     #expect(selfVouched.problems.first?.message.hasPrefix("ignored: it is inside the plugin folder") == true, "\(selfVouched.problems)")
+    // A script that is not UTF-8 cannot run from the hashed bytes: the check fails.
+    let rating2 = (root as NSString).appendingPathComponent("rating")
+    try Data([0x2D, 0x2D, 0x20, 0xE9, 0x0A]).write(to: URL(fileURLWithPath: rating2 + "/latin1.lua"))
+    let besides = (root as NSString).appendingPathComponent("other/screen.lua")
+    try FileManager.default.createDirectory(atPath: (besides as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try PluginLock.locking([try PluginManifest.load(folder: rating2, hostAPI: host)]).text
+      .write(toFile: PluginLock.path(beside: besides), atomically: true, encoding: .utf8)
+    let latin = PluginSet.load(explicit: [rating2], screen: besides, environment: [:], hostAPI: host)
+    #expect(latin.problems.first?.message.hasPrefix("latin1.lua is not UTF-8 text") == true, "\(latin.problems)")
     // A lockfile that cannot be read locks every plugin out.
     try "not json".write(toFile: lockPath, atomically: true, encoding: .utf8)
     let unreadable = load([rating])

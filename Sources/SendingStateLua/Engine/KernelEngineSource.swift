@@ -789,6 +789,10 @@ local function storeFor(mw)
   for name, method in pairs(storeMethods) do
     methods[name] = function(self, ...)
       if not mw.live then stale() end
+      if coroutine.isyieldable() then
+        -- (Paused inside, it could finish after the middleware's turn, under other rights.)
+        error(where() .. "a middleware's store cannot be used inside a coroutine", 0)
+      end
       local savedGate = gate
       gate = mw
       if rawequal(self, proxy) then

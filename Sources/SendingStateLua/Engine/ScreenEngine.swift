@@ -426,8 +426,9 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
 
   /// The number of effects still running.
   var pendingEffects: Int { effects.count }
-  /// The most timers one ``advance(_:by:)`` fires.
-  nonisolated static let maxTimersPerAdvance = 10_000
+  /// The most timers one ``advance(_:by:)`` fires, and the most at one instant of the clock.
+  nonisolated static let maxTimersPerAdvance = 1_000_000
+  nonisolated static let maxTimersPerInstant = 10_000
 
   /// How many effects have delivered their actions so far.
   private(set) var finishedEffects = 0
@@ -438,13 +439,24 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   func advance(_ clock: VirtualClock, by seconds: Double) async throws {
     let end = clock.now + max(0, seconds)
     var fired = 0
+    var atThisInstant = 0
+    var instant = clock.now
     while let next = clock.nextDeadline, next <= end {
       let woken = clock.advance(to: next)
       fired += woken
+      // (Timers each within a microsecond of the last count as one instant: a 1e-9 s delay at
+      // a large time moves the clock by a rounding step only.)
+      atThisInstant = next - instant < 1e-6 ? atThisInstant + woken : woken
+      instant = next
+      if atThisInstant > Self.maxTimersPerInstant {
+        throw ScriptError(
+          kind: .timeout,
+          message: "more than \(Self.maxTimersPerInstant) timers fired at one instant of the clock; a timer that sets the next one at once keeps the clock from moving on (stop re-arming with no delay)")
+      }
       if fired > Self.maxTimersPerAdvance {
         throw ScriptError(
           kind: .timeout,
-          message: "more than \(Self.maxTimersPerAdvance) timers fired in one advance of the clock; a timer that sets the next one at once keeps the clock from moving on (advance less, or stop re-arming)")
+          message: "more than \(Self.maxTimersPerAdvance) timers fired in one advance of the clock; advance by less at a time")
       }
       let expected = finishedEffects + woken
       // The woken timers hop back to the main actor to deliver; let them.

@@ -138,6 +138,14 @@ extension LuaRuntime {
     stack.push(reference: value.reference)
     lua_rawset(L, -3)
     stack.pop()
+    if requirable != 0 {
+      // A host module: plugin code may require it too.
+      stack.push(reference: requirable)
+      stack.push(name)
+      stack.push(true)
+      lua_rawset(L, -3)
+      stack.pop()
+    }
   }
 
   func createClosureMetatable() {

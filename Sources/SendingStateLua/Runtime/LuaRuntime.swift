@@ -39,6 +39,8 @@ public final class LuaRuntime {
   var clockDenied: Int32 = 0
   /// The same owners, for Swift code.
   var clockDeniedOwners: Set<String> = []
+  /// The sandbox's table of module names plugin code may require.
+  var requirable: Int32 = 0
   var loadedModules: Int32 = 0
   var objectTypes: [ObjectIdentifier: (type: LuaObjectTypeBase, tag: UInt32, metatable: Int32)] = [:]
   var nextObjectTag: UInt32 = 1
@@ -144,9 +146,13 @@ public final class LuaRuntime {
     // A fresh sandbox's wall clock belongs to the code's owner.
     let owner = environment == nil && !chunkName.hasPrefix("=")
       ? configuration.clockOwners[chunkName] ?? configuration.defaultClockOwner : nil
-    try setEnvironment(ofFunctionOnTop: environment, clockOwner: owner)
+    let isPlugin = environment == nil && configuration.clockOwners[chunkName] != nil
+    try setEnvironment(ofFunctionOnTop: environment, clockOwner: owner, plugin: isPlugin)
     return LuaRef(runtime: self, reference: stack.ref())
   }
+
+  /// The largest script file ``loadFile(_:environment:)`` reads: 16 MiB.
+  public static let maxScriptBytes = 16 << 20
 
   /// Reads and compiles the file at `path` (see ``load(_:chunkName:environment:)``).
   ///
@@ -157,6 +163,13 @@ public final class LuaRuntime {
     // LeakSanitizer), so an empty file is not read at all.
     let attributes = try? FileManager.default.attributesOfItem(atPath: path)
     let isEmptyFile = attributes?[.type] as? FileAttributeType == .typeRegular && (attributes?[.size] as? Int) == 0
+    // A script file past any reasonable size is not read at all (a plugin folder could hold a
+    // huge or sparse file).
+    if let size = attributes?[.size] as? Int, size > Self.maxScriptBytes {
+      throw ScriptError(
+        kind: .tooLarge, message: "cannot read '\(path)': it is \(size) bytes, more than a script may be (\(Self.maxScriptBytes))",
+        chunk: path)
+    }
     guard let bytes = isEmptyFile ? Data() : FileManager.default.contents(atPath: path) else {
       var isFolder: ObjCBool = false
       let reason =

@@ -174,8 +174,17 @@ enum LuaSandbox {
       return view
     end
 
-    -- A fresh environment, its `os` owned by `owner` when given.
-    return function(owner)
+    -- The generator starts from host entropy, never from the time (Lua seeds it with time(NULL)
+    -- when the state opens, and a script that reads four numbers can step back to the seed).
+    local realRandomseed, realRandom = G.math.randomseed, G.math.random
+    realRandomseed(prims.seed1, prims.seed2)
+    -- What plugin code may require: host modules and the modules plugins name (not the
+    -- screen's own files, nor modules the screen has loaded: they run with the screen's rights).
+    local requirable = prims.requirable
+
+    -- A fresh environment, its `os` owned by `owner` when given; `plugin`: the code is a
+    -- plugin's.
+    return function(owner, plugin)
       local env = {}
       for i = 1, #baseNames do env[baseNames[i]] = G[baseNames[i]] end
       env._VERSION = G._VERSION
@@ -184,9 +193,11 @@ enum LuaSandbox {
       env.string = guarded(copy(stringLib), forbiddenString, "string.")
       env.table = copy(tableLib)
       env.math = copy(G.math)
-      -- math.randomseed() seeds from the time and, in Lua 5.4, returns the seed: not to scripts.
-      local realRandomseed = G.math.randomseed
-      env.math.randomseed = function(...) realRandomseed(...) end
+      -- math.randomseed() would seed from the time and return the seed: it reseeds from the
+      -- generator itself, and returns nothing.
+      env.math.randomseed = function(x, y)
+        if x == nil then realRandomseed(realRandom(0), realRandom(0)) else realRandomseed(x, y) end
+      end
       env.utf8 = copy(utf8Lib)
       local co = copy(G.coroutine)
       co.create, co.resume, co.wrap = cocreate, coresume, wrap
@@ -229,6 +240,10 @@ enum LuaSandbox {
       env.require = function(name)
         if type(name) ~= "string" then
           error("bad argument #1 to 'require' (string expected, got " .. type(name) .. ")", 2)
+        end
+        if plugin and not requirable[name] then
+          error(violation .. "a plugin's code may require host modules and the modules plugins name, not '"
+            .. name .. "' (the screen's files run with the screen's rights)", 2)
         end
         local cached = loaded[name]
         if cached ~= nil then
@@ -317,6 +332,22 @@ extension LuaRuntime {
     lua_pushvalue(L, -1)
     clockDenied = stack.ref()
     lua_rawset(L, -3)
+    stack.push("seed1")
+    stack.push(Int64.random(in: .min ... .max))
+    lua_rawset(L, -3)
+    stack.push("seed2")
+    stack.push(Int64.random(in: .min ... .max))
+    lua_rawset(L, -3)
+    stack.push("requirable")
+    lua_createtable(L, 0, 0)
+    lua_pushvalue(L, -1)
+    requirable = stack.ref()
+    for name in configuration.modules.keys {
+      stack.push(name)
+      stack.push(true)
+      lua_rawset(L, -3)
+    }
+    lua_rawset(L, -3)
     stack.push("clockGated")
     lua_createtable(L, 0, 0)
     for (module, functions) in configuration.clockGatedModules {
@@ -355,7 +386,7 @@ extension LuaRuntime {
     return LuaRef(runtime: self, reference: stack.ref())
   }
 
-  func pushEnvironment(_ environment: LuaRef?, clockOwner who: String? = nil) throws(ScriptError) {
+  func pushEnvironment(_ environment: LuaRef?, clockOwner who: String? = nil, plugin: Bool = false) throws(ScriptError) {
     if let environment {
       stack.push(reference: environment.reference)
     } else if configuration.mode == .trusted {
@@ -363,31 +394,26 @@ extension LuaRuntime {
     } else {
       stack.push(reference: environmentFactory)
       if let who { stack.push(who) } else { stack.pushNil() }
-      try protectedCall(arguments: 1, results: 1, context: "creating a sandbox")
+      stack.push(plugin)
+      try protectedCall(arguments: 2, results: 1, context: "creating a sandbox")
     }
   }
 
   /// Sets upvalue 1 (`_ENV`) of the chunk on top (a fresh sandbox whose wall clock follows
   /// ``LuaRuntime/setClock(_:for:)`` for `who`, when given).
-  func setEnvironment(ofFunctionOnTop environment: LuaRef?, clockOwner who: String? = nil) throws(ScriptError) {
-    try pushEnvironment(environment, clockOwner: who)
+  func setEnvironment(ofFunctionOnTop environment: LuaRef?, clockOwner who: String? = nil, plugin: Bool = false) throws(ScriptError) {
+    try pushEnvironment(environment, clockOwner: who, plugin: plugin)
     if lua_setupvalue(L, -2, 1) == nil { stack.pop() }
   }
 
-  /// The plugin folder (one with a `plugin.lua`, or one of `known`) that `file` lies in, looking
-  /// up to `root` (inclusive): a plugin's files — loaded, left out or never asked for — never
-  /// load through the script roots, with the screen's rights and unchecked by any lockfile.
+  /// The plugin folder among `known` (every plugin folder found for the screen: loaded or left
+  /// out) that `file` lies in: a plugin's files never load through the script roots, with the
+  /// screen's rights and unchecked by any lockfile.
   static func pluginFolder(containing file: String, below root: String, known: [String]) -> String? {
-    let knownPaths = known.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path }
-    var folder = (file as NSString).deletingLastPathComponent
-    while folder.hasPrefix(root) {
-      if knownPaths.contains(folder) || FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("plugin.lua")) {
-        return folder
-      }
-      if folder == root || folder == "/" { break }
-      folder = (folder as NSString).deletingLastPathComponent
+    known.first { folder in
+      let path = URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath().path
+      return file.hasPrefix(path + "/")
     }
-    return nil
   }
 
   /// `find(name)` for `require`: pushes the loaded chunk and its path, or nil, a message and

@@ -484,7 +484,8 @@ public final class LuaScreen {
   /// before this returns (their errors are in ``asyncErrors``).
   ///
   /// - Throws: ``ScreenUsageError`` when the screen runs on another clock; ``ScriptError`` when
-  ///   more than 10,000 timers fire in one advance (a timer that re-arms itself at once).
+  ///   more than 10,000 timers fire at one instant (a timer that re-arms itself at once), or
+  ///   more than a million in one advance.
   public func advance(by seconds: Double) async throws {
     guard let clock = options.clock as? VirtualClock else { throw ScreenUsageError.notVirtualClock }
     try await engine.advance(clock, by: seconds)

@@ -20,6 +20,26 @@ public struct JSONPlugin: NativePlugin {
   /// One line.
   public var summary: String { "JSON text to Lua data and back, within the host's limits." }
 
+  /// A lower bound of the bytes of `value`'s JSON text (stops counting past `cap`).
+  static func leastBytes(of value: LuaValue, cap: Int) -> Int {
+    var total = 0
+    var pending = [value]
+    while let next = pending.popLast(), total <= cap {
+      switch next {
+      case .string(let text): total += text.utf8.count + 2
+      case .table(let table):
+        total += 2
+        pending += table.sequence
+        for (key, item) in table.fields {
+          total += key.utf8.count + 3
+          pending.append(item)
+        }
+      default: total += 1
+      }
+    }
+    return total
+  }
+
   /// The path of the first value in `value` that is not data (a function, a userdata…).
   static func firstNonData(in value: LuaValue, at path: String) -> String? {
     switch value {
@@ -47,6 +67,11 @@ public struct JSONPlugin: NativePlugin {
             doc: "JSON text of a value (keys sorted; a table with only 1…n keys is an array)."
           ) { call in
             let value = try call.value(1)
+            // The text is at least the strings' bytes and two per other value: refuse before
+            // building it (the per-event time limit cannot stop Swift code).
+            if let cap = call.runtime.limits.maxStringBytes, Self.leastBytes(of: value, cap: cap) > cap {
+              throw ScriptError(kind: .tooLarge, message: "json.encode: the text would be more than maxStringBytes (\(cap)); encode less")
+            }
             if let path = Self.firstNonData(in: value, at: "value") {
               throw ScriptError(
                 kind: .typeMismatch,

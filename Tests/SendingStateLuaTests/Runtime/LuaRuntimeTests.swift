@@ -18,6 +18,18 @@ struct LuaRuntimeTests {
     #expect(runtime.stack.top == 0)
   }
 
+  @Test("a script file over 16 MiB is refused from its size, before it is read")
+  func hugeFile() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("ss-huge-\(UUID().uuidString).lua").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    #expect(FileManager.default.createFile(atPath: path, contents: nil))
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    try handle.truncate(atOffset: 1 << 32)  // 4 GiB, sparse: reading it would take seconds and gigabytes
+    try handle.close()
+    let error = #expect(throws: ScriptError.self) { try LuaRuntime().loadFile(path) }
+    #expect(error?.message == "cannot read '\(path)': it is 4294967296 bytes, more than a script may be (16777216)")
+  }
+
   @Test("binary chunks are refused: text mode only")
   func textOnly() throws {
     let trusted = try LuaRuntime(configuration: .init(mode: .trusted))

@@ -13,6 +13,9 @@ return {
       if action.relay then store:after(2, { type = "add", n = 1000 }) end
     elseif action.type == "rearm" then
       store:after(1e-9, "rearm")
+    elseif action.type == "every" then
+      store:update(function(s) s.total = s.total + 1 end)
+      store:after(0.01, "every")
     end
   end,
 }

@@ -1,5 +1,6 @@
 -- A screen that runs with the clockless plugin, and reads the clock itself.
 local stamp = require "clockless.stamp"
+local helper = require "screen_helper"  -- loaded by the screen: still not the plugin's to require
 return {
   state = { stamped = 0, cpu = 0 },  -- and result
   layout = function(ui) return ui.stack { ui.button { id = "go", title = "Go" } } end,
