@@ -270,7 +270,7 @@ package struct ManifestReader {
           throw problem("capabilities", "capability '\(key)' is unknown (capabilities: \(PluginCapability.names.joined(separator: ", ")))")
         }
         guard let hosts = field.tableValue, hosts.fields.isEmpty, !hosts.sequence.isEmpty,
-          hosts.sequence.allSatisfy({ $0.stringValue.map(Self.isHostPattern) ?? false })
+          hosts.sequence.allSatisfy({ $0.stringValue.map(LuaScreen.Capabilities.isHostPattern) ?? false })
         else {
           throw problem("net", "net must list the hosts the plugin may reach, like net = { \"api.example.com\", \"*.cdn.example.com\" }")
         }
@@ -296,16 +296,5 @@ package struct ManifestReader {
       }
     }
     return manifest
-  }
-
-  /// `api.example.com` or `*.example.com`: letters, digits, `-` and dots, no scheme, no path.
-  static func isHostPattern(_ text: String) -> Bool {
-    let host = text.hasPrefix("*.") ? String(text.dropFirst(2)) : text
-    let labels = host.split(separator: ".", omittingEmptySubsequences: false)
-    return labels.count >= 1 && labels.allSatisfy { label in
-      !label.isEmpty && label.count <= 63 && label.unicodeScalars.allSatisfy {
-        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
-      }
-    }
   }
 }
