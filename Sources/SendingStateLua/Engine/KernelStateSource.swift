@@ -199,11 +199,18 @@ function S.freeze(value, root)
   return frozen
 end
 
+-- One value for the state's purposes: Lua's raw equality, but a number keeps its subtype
+-- (2 and 2.0 are equal in Lua, yet tostring, JSON and Swift tell them apart, so writing 2.0
+-- over 2 is a change).
+local function same(a, b)
+  return rawequal(a, b) and (type(a) ~= "number" or mathtype(a) == mathtype(b))
+end
+
 -- Shallow equality of two data tables (after their values are frozen): an update that
 -- writes the values a table already had yields the same node.
 local function sameData(a, b)
   for key, value in next, a do
-    if b[key] ~= value then return false end
+    if not same(b[key], value) then return false end
   end
   for key in next, b do
     if a[key] == nil then return false end
@@ -298,20 +305,20 @@ local function withChanges(s, source, keys, path, depth, seen)
   end
   local baseMeta = dgetmetatable(s.node)
   local height, size, lowered = baseMeta.h, baseMeta.n, false
-  local same = true
+  local unchanged = true
   for key in next, keys do
     local old = base[key]
     path[depth] = key
     local frozen, h, n = freeze(source[key], path, depth + 1, seen)
     path[depth] = nil
     source[key] = frozen
-    if not rawequal(frozen, old) then same = false end
+    if not same(frozen, old) then unchanged = false end
     local oldHeight = S.heightOf(old)
     size = size - S.sizeOf(old) + n
     if h + 1 > height then height = h + 1
     elseif h < oldHeight and oldHeight + 1 == baseMeta.h then lowered = true end  -- maybe the tallest
   end
-  if same then return s.node end
+  if unchanged then return s.node end
   if lowered then
     height = 1
     for _, value in next, source do

@@ -89,6 +89,27 @@ struct ContractTests {
     #expect(label("count") == "2" && label("was") == "1" && label("renders") == "3")
   }
 
+  @Test("a write that changes a number's subtype (2 to 2.0) is a change: the state holds what the script wrote")
+  func numberSubtypeIsAChange() throws {
+    // Lua's `==` says 2 == 2.0, but tostring (and Swift, and JSON readers) tell them apart. The
+    // fuzzer found the state depending on whether another key changed in the same update.
+    let screen = try LuaScreen(path: screenFixture("history.lua"))
+    func label(_ id: String) -> String? { (try? screen.view(id) as? Label)?.text }
+    try screen.perform(action: "bump")
+    try screen.perform(action: "bump")
+    let step = try screen.perform(action: "float")
+    #expect(step.after["count"] == .number(2.0))
+    #expect(label("count") == "2.0" && label("renders") == "4")
+    try screen.perform(action: "float")  // 2.0 + 0.0 is 2.0: equal and the same subtype
+    #expect(label("renders") == "4")
+    let other = try LuaScreen(path: screenFixture("history.lua"))
+    try other.perform(action: "float and title")
+    #expect(other.state["count"] == .number(0.0))
+    let alone = try LuaScreen(path: screenFixture("history.lua"))
+    try alone.perform(action: "float")
+    #expect(alone.state["count"] == other.state["count"])
+  }
+
   @Test("components: ui.<name> builds a component like a built-in kind; props, the screen's state, its own events")
   func components() throws {
     let screen = try LuaScreen(path: screenFixture("components.lua"))

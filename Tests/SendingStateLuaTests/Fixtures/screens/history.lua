@@ -11,6 +11,8 @@ return {
   end,
   handle = function(action, store)
     if action.type == "bump" then store:update(function(s) s.count = s.count + 1 end)
-    elseif action.type == "same" then store:update(function(s) s.count = s.count s.title = "t" end) end
+    elseif action.type == "same" then store:update(function(s) s.count = s.count s.title = "t" end)
+    elseif action.type == "float" then store:update(function(s) s.count = s.count + 0.0 end)  -- equal in Lua, a float now
+    elseif action.type == "float and title" then store:update(function(s) s.count = s.count + 0.0 s.title = "u" end) end
   end,
 }
