@@ -18,6 +18,8 @@ let package = Package(
     .library(name: "SendingState", targets: ["SendingState"]),
     .library(name: "SendingStateHeadless", targets: ["SendingStateHeadless"]),
     .library(name: "SendingStateLua", targets: ["SendingStateLua"]),
+    // For test targets: the exhaustive test store and a test clock.
+    .library(name: "SendingStateTesting", targets: ["SendingStateTesting"]),
     // The live preview server is its own product, so library users never pull in a web stack.
     .library(name: "SendingStatePreview", targets: ["SendingStatePreview"]),
     .executable(name: "sendingstate", targets: ["sendingstate"]),
@@ -145,6 +147,13 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
+    // Testing reducer stores: the exhaustive test store and a test clock (Swift Testing).
+    .target(
+      name: "SendingStateTesting",
+      dependencies: ["SendingState"],
+      swiftSettings: strictSettings
+    ),
+
     // Tests (with a small support library they share)
     .target(
       name: "SendingStateTestSupport",
@@ -153,7 +162,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SendingStateTests",
-      dependencies: ["SendingState", "SendingStateHeadless"],
+      dependencies: ["SendingState", "SendingStateHeadless", "SendingStateTesting"],
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -31,7 +31,13 @@ extension SendingState where Base: EventForwardingProvider {
       for action in actions {
         guard let provider else { return }
         if let typed = action as? Provider.Action {
-          provider.handle(action: typed)
+          if let isolated = provider as? any MainActorActionHandler {
+            // Events fire on the main actor: a main-actor handler (a reducer store) takes the
+            // action synchronously, without the nonisolated hop.
+            isolated.handleOnMainActor(typed)
+          } else {
+            provider.handle(action: typed)
+          }
         }
       }
     }
@@ -132,4 +138,12 @@ extension SendingState where Base: EventForwardingProvider {
     }
     return issues
   }
+}
+
+/// A handler isolated to the main actor (``ReducerStore``): SendingState's dispatch, which runs
+/// on the main actor, hands it actions synchronously.
+@MainActor
+protocol MainActorActionHandler: AnyObject {
+  /// Handles an action of the handler's own type (anything else is ignored).
+  func handleOnMainActor(_ action: Any)
 }
