@@ -166,6 +166,11 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "SendingStateTestingTests",
+      dependencies: ["SendingStateTesting", "SendingState"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
       name: "SendingStateHeadlessTests",
       dependencies: ["SendingState", "SendingStateHeadless"],
       swiftSettings: strictSettings

@@ -12,7 +12,10 @@ import Foundation
 /// ```
 ///
 /// A sleep until a deadline that has passed returns at once; a cancelled sleep throws
-/// `CancellationError`.
+/// `CancellationError`. Sleeps that end at the same instant wake one after the other in the
+/// order they began; NB: `Clock.sleep` runs off the main actor, so two effects that start
+/// sleeping in the same instant may begin in either order: do not rely on the order of equal
+/// deadlines.
 public final class TestClock: Clock, @unchecked Sendable {
   /// A point in the clock's time: the duration since the clock was made.
   public struct Instant: InstantProtocol, CustomStringConvertible {

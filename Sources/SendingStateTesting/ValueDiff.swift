@@ -28,12 +28,12 @@ enum ValueDiff {
         marked.append((" ", old[i]))
         i += 1
         j += 1
-      } else if j < m, i == n || table[i][j + 1] >= table[i + 1][j] {
+      } else if i < n, j == m || table[i + 1][j] >= table[i][j + 1] {
+        marked.append(("\u{2212}", old[i]))  // expected lines first, then actual ones
+        i += 1
+      } else {
         marked.append(("+", new[j]))
         j += 1
-      } else {
-        marked.append(("\u{2212}", old[i]))
-        i += 1
       }
     }
     // Keep the changed lines and `context` lines around each.
