@@ -291,6 +291,45 @@ int sslua_loadtext (lua_State *L, const char *buffer, size_t size,
   return luaL_loadbufferx(L, buffer, size, chunkname, "t");
 }
 
+typedef struct DumpBuffer {
+  unsigned char *bytes;
+  size_t size, capacity;
+} DumpBuffer;
+
+static int dump_writer (lua_State *L, const void *p, size_t size, void *ud) {
+  DumpBuffer *b = (DumpBuffer *)ud;
+  (void)L;
+  if (b->size + size > b->capacity) {
+    size_t capacity = b->capacity ? b->capacity : 4096;
+    unsigned char *grown;
+    while (capacity < b->size + size) capacity *= 2;
+    grown = (unsigned char *)realloc(b->bytes, capacity);
+    if (grown == NULL) return 1;
+    b->bytes = grown;
+    b->capacity = capacity;
+  }
+  memcpy(b->bytes + b->size, p, size);
+  b->size += size;
+  return 0;
+}
+
+int sslua_dump_top (lua_State *L, unsigned char **out, size_t *size) {
+  DumpBuffer b = {NULL, 0, 0};
+  int status = lua_dump(L, dump_writer, &b, 0);  /* with debug info: errors keep their lines */
+  if (status != 0) {
+    free(b.bytes);
+    return status;
+  }
+  *out = b.bytes;
+  *size = b.size;
+  return 0;
+}
+
+int sslua_loadhostbinary (lua_State *L, const unsigned char *buffer, size_t size,
+                          const char *chunkname) {
+  return luaL_loadbufferx(L, (const char *)buffer, size, chunkname, "b");
+}
+
 /* }====================================================== */
 
 

@@ -163,6 +163,19 @@ int sslua_where_function(struct lua_State *L);
 int sslua_loadtext(struct lua_State *L, const char *buffer, size_t size,
                    const char *chunkname);
 
+/*
+** Dumps the function on top (with its debug info) into a buffer from malloc,
+** for the host's own chunks; the caller frees *out. Returns 0 on success.
+*/
+int sslua_dump_top(struct lua_State *L, unsigned char **out, size_t *size);
+
+/*
+** Loads a binary chunk (mode "b"). Only for bytes sslua_dump_top made from the
+** host's own source in this process: never for anything a script or a file gave.
+*/
+int sslua_loadhostbinary(struct lua_State *L, const unsigned char *buffer,
+                         size_t size, const char *chunkname);
+
 /* Pushes a C closure that calls `fn`; pops the context value from the top. */
 void sslua_push_swift_function(struct lua_State *L, sslua_SwiftFunction fn);
 

@@ -132,14 +132,10 @@ public final class LuaRuntime {
   public func load(_ source: String, chunkName: String = "chunk", environment: LuaRef? = nil) throws(ScriptError) -> LuaRef {
     let base = stack.top
     defer { lua_settop(L, base) }
-    var text = source
     chunkNames.insert(chunkName)
-    let status = text.withUTF8 { bytes in
-      // "=name" is the host's own code: kept as given, so positions can skip it.
-      (chunkName.hasPrefix("=") ? chunkName : "@" + chunkName).withCString { name in
-        sslua_loadtext(L, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, bytes.count, name)
-      }
-    }
+    // "=name" is the host's own code: kept as given, so positions can skip it.
+    let isHost = chunkName.hasPrefix("=")
+    let status = isHost ? HostChunkCache.load(source, chunkName: chunkName, into: L) : Self.loadText(source, chunkName: "@" + chunkName, into: L)
     guard status == LUA_OK else {
       throw error(status: status, kind: status == LUA_ERRSYNTAX ? .syntax : nil)
     }
@@ -149,6 +145,16 @@ public final class LuaRuntime {
     let isPlugin = environment == nil && configuration.clockOwners[chunkName] != nil
     try setEnvironment(ofFunctionOnTop: environment, clockOwner: owner, plugin: isPlugin)
     return LuaRef(runtime: self, reference: stack.ref())
+  }
+
+  /// Compiles `source` as text (never binary) onto the stack of `L`.
+  static func loadText(_ source: String, chunkName: String, into L: OpaquePointer) -> Int32 {
+    var text = source
+    return text.withUTF8 { bytes in
+      chunkName.withCString { name in
+        sslua_loadtext(L, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, bytes.count, name)
+      }
+    }
   }
 
   /// The largest script file ``loadFile(_:environment:)`` reads: 16 MiB.

@@ -1,0 +1,39 @@
+import CLua
+import CLuaShim
+import Foundation
+import Synchronization
+
+/// The host's own Lua chunks (the screen kernel, the sandbox), compiled once per process.
+///
+/// Every screen opens a fresh Lua state, and compiling the kernel's source took most of the
+/// time of opening one (perf on the event-stream fuzzer: `lua_load` was 43% of all time). The
+/// first load of a host chunk compiles its text and keeps `lua_dump`'s bytecode; later loads
+/// take the bytecode (`lua_load` in mode "b"), which skips the parser.
+///
+/// Safety: binary chunks are loaded only from bytes this cache made from the host's own source
+/// text, in this process, keyed by that text; scripts, plugins and files are always loaded as
+/// text (`mode "t"`), so no untrusted bytecode is ever loaded.
+enum HostChunkCache {
+  private static let compiled = Mutex<[String: [UInt8]]>([:])
+
+  /// Loads the host chunk `source` onto the stack of `L`, as `lua_load` would; returns its status.
+  static func load(_ source: String, chunkName: String, into L: OpaquePointer) -> Int32 {
+    if let bytes = compiled.withLock({ $0[source] }) {
+      return bytes.withUnsafeBufferPointer { buffer in
+        chunkName.withCString { name in
+          sslua_loadhostbinary(L, buffer.baseAddress, buffer.count, name)
+        }
+      }
+    }
+    let status = LuaRuntime.loadText(source, chunkName: chunkName, into: L)
+    guard status == LUA_OK else { return status }
+    var out: UnsafeMutablePointer<UInt8>?
+    var size = 0
+    if sslua_dump_top(L, &out, &size) == 0, let out {
+      let bytes = Array(UnsafeBufferPointer(start: out, count: size))
+      free(out)
+      compiled.withLock { $0[source] = bytes }
+    }
+    return status
+  }
+}
