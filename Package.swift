@@ -167,7 +167,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SendingStateTestingTests",
-      dependencies: ["SendingStateTesting", "SendingState"],
+      dependencies: ["SendingStateTesting", "SendingState", "SendingStateHeadless"],
       swiftSettings: strictSettings
     ),
     .testTarget(

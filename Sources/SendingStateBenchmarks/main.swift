@@ -348,6 +348,19 @@ func makeCases() throws -> [Case] {
     """)
   cases.append(Case(group: "B4", name: "10000 rows built in plain Lua (floor)", iterations: 20, run: buildFloor))
 
+  // B5: opening a screen in a warm process (the host's chunks compiled once, or every time).
+  let counterPath = repository.appendingPathComponent("examples/counter/counter.lua").path
+  cases.append(
+    Case(group: "B5", name: "open the counter screen", iterations: 300) { n in
+      try measure(n) { _ = try LuaScreen(path: counterPath) }
+    })
+  cases.append(
+    Case(group: "B5", name: "open it, host chunks compiled from text", iterations: 300) { n in
+      HostChunkCache.bypass.store(true, ordering: .relaxed)
+      defer { HostChunkCache.bypass.store(false, ordering: .relaxed) }
+      return try measure(n) { _ = try LuaScreen(path: counterPath) }
+    })
+
   // B6: the native core: configure and an event, with allocations.
   let native = NativeCounter()
   let store = BindingStore<Int, NativeCounter>(state: 0)
@@ -458,6 +471,7 @@ func main() throws {
   let rebuildHost = m("list of 10000: all rows rebuilt") - m("10000 rows built in plain Lua (floor)")
   print(String(format: "  %@ %7.2f ms", "B4 host part of rebuilding 10,000 rows (beyond building)".padding(toLength: 54, withPad: " ", startingAt: 0), rebuildHost / 1e6))
 
+  ratio("B5 open a screen: host chunks from text / from bytecode", m("open it, host chunks compiled from text") / m("open the counter screen"), "(reference)")
   // B5: heap per open screen, and cold start when the script gives the binaries.
   let heapRuntime = try LuaScreen(path: repository.appendingPathComponent("examples/counter/counter.lua").path)
   heapRuntime.runtime.collectGarbage()
