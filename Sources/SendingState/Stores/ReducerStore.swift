@@ -134,6 +134,25 @@ public final class ReducerStore<State, Action: Sendable> {
     (engine as? any EffectBookkeeping)?.cancelAll()
   }
 
+  /// Keeps a ``StateRendering`` binder rendering this store's state with history: at once
+  /// (no old state, not animated), then each new state with the state it replaces; equal
+  /// states are not rendered.
+  ///
+  /// - Parameter binder: the binder; held weakly.
+  /// - Returns: a token; cancel or release it to stop rendering.
+  public func render<Binder: StateRendering>(on binder: Binder) -> StateObservationToken where Binder.RenderState == State {
+    var shown: State?
+    return observe { [weak binder] state in
+      guard let binder else { return }
+      if let old = shown {
+        binder.renderIfNeeded(state: state, oldState: old)
+      } else {
+        binder.render(state: state, oldState: nil, animated: false)
+      }
+      shown = state
+    }
+  }
+
   /// Stops configuring the binder given to ``apply(to:)``.
   public func detachBinder() {
     binderToken?.cancel()

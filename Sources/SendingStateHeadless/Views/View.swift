@@ -15,7 +15,7 @@ import SendingState
 /// A view takes user interaction (see ``isInteractive``) only when it and its ancestors are
 /// visible, enabled and not transparent.
 @MainActor
-open class View: SendingStateHost, SideStorageProviding, GestureHosting {
+open class View: SendingStateHost, SideStorageProviding, GestureHosting, AnimationHosting {
   /// SendingState's per-view storage (bound state, registrations).
   public let sideStorage = SideStorage()
 
@@ -27,6 +27,10 @@ open class View: SendingStateHost, SideStorageProviding, GestureHosting {
   public var alpha: Double = 1
   /// Whether the view takes user interaction (controls: whether they are enabled).
   public var isEnabled = true
+
+  /// The view's size, as a layout would set it (zero until then). A view with an empty size
+  /// does not animate (``canAnimate``).
+  public var size = LayoutSize(width: 0, height: 0)
 
   /// The child views, in order.
   public private(set) var subviews: [View] = []
@@ -93,6 +97,13 @@ open class View: SendingStateHost, SideStorageProviding, GestureHosting {
     return true
   }
 
+  /// The window the view is in: the root of its hierarchy, if that root is a ``Window``.
+  public var window: Window? {
+    var current: View = self
+    while let parent = current.superview { current = parent }
+    return current as? Window
+  }
+
   // MARK: - Gesture hosting
 
   /// A recognizer of the single kind `kind`, configured from `gesture`'s parameters.
@@ -123,4 +134,13 @@ open class View: SendingStateHost, SideStorageProviding, GestureHosting {
   ///
   /// Subclasses return theirs; shared ones (`hidden`, `alpha`, `enabled`) are added by the tree.
   open var renderProperties: [RenderProperty] { [] }
+}
+
+extension View {
+  /// Whether a render may animate now (VS-4): the view is in a visible ``Window`` and has a
+  /// non-empty size; otherwise changes apply without animation.
+  public var canAnimate: Bool {
+    guard let window, window.isVisible else { return false }
+    return size.width > 0 && size.height > 0
+  }
 }
