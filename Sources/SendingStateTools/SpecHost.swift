@@ -215,6 +215,15 @@ enum SpecHost {
         driver.scopeEnd(element)
         return table.unpack(results, 1, results.n)
       end
+      if leaf and descriptor == "it" then
+        -- A test body: afterwards, what its exhaustively asserted screens owe fails it.
+        local body = run
+        run = function(...)
+          local results = table.pack(body(...))
+          driver.checkObligations(element)
+          return table.unpack(results, 1, results.n)
+        end
+      end
       if leaf and limit and limit > 0 and leaves[descriptor] then
         local saved = deadline
         deadline = system.monotime() + limit

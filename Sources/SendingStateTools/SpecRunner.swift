@@ -246,6 +246,10 @@ public final class SpecRunner {
     return FakeFetcher(responses)
   }
 
+  /// The committed steps (actions, state after) of the screens a spec asserts exhaustively
+  /// (`screen:expect` / `screen:receive`), by handle.
+  private var steps: [Int64: [LuaValue]] = [:]
+
   /// Plugin problems already reported (each once per run, however many screens open).
   private var reportedPluginProblems: Set<String> = []
 
@@ -350,6 +354,7 @@ public final class SpecRunner {
       MainActor.assumeIsolated {
         self?.screens[handle]?.close()
         self?.screens[handle] = nil
+        self?.steps[handle] = nil
       }
       return 0
     })
@@ -368,6 +373,44 @@ public final class SpecRunner {
     prims.setField("pending", to: runtime.makeFunction("pending") { call in
       try MainActor.assumeIsolated { try call.push(.integer(Int64(try screen(call).pendingEffects))) }
       return 1
+    })
+    // The test store (`screen:expect`, `screen:receive`): record a screen's committed steps
+    // from now on; hand out the steps after a count; perform an action as one event.
+    prims.setField("track", to: runtime.makeFunction("track") { [weak self] call in
+      try MainActor.assumeIsolated {
+        let handle = try call.integer(1)
+        let target = try screen(call)
+        guard let self, self.steps[handle] == nil else { return 0 }
+        self.steps[handle] = []
+        target.onCommittedEvent = { [weak self, weak target] actions in
+          guard let self, let target else { return }
+          self.steps[handle, default: []].append(["actions": .table(LuaTable(sequence: actions)), "state": target.state])
+        }
+        return 0
+      }
+    })
+    prims.setField("steps", to: runtime.makeFunction("steps") { [weak self] call in
+      try MainActor.assumeIsolated {
+        let handle = try call.integer(1)
+        let seen = Int(try call.integer(2))
+        let all = self?.steps[handle] ?? []
+        try call.push(.table(LuaTable(sequence: Array(all.dropFirst(max(0, seen))))))
+        return 1
+      }
+    })
+    prims.setField("perform", to: runtime.makeFunction("perform") { call in
+      try MainActor.assumeIsolated {
+        let target = try screen(call)
+        do {
+          try target.perform(action: try call.value(2))
+          try call.push(.boolean(true))
+          return 1
+        } catch {
+          try call.push(.boolean(false))
+          try call.push(.string(ToolError.from(error).description))
+          return 2
+        }
+      }
     })
     prims.setField("tree", to: runtime.makeFunction("tree") { call in
       try MainActor.assumeIsolated { try call.push(.string(try screen(call).root.renderTree().text)) }

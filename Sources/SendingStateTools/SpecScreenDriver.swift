@@ -80,10 +80,164 @@ enum SpecScreenDriver {
         end
       end
 
+      -- {======================================================================
+      -- The test store: screen:expect / screen:receive / screen:finish (TCA's exhaustive rules).
+      -- A screen is tracked from its first expect or receive: from then on every committed
+      -- step is recorded; steps that came from effects (timers, fetches: delivered by settle and
+      -- advance) are "received" and must be received, in order, before the next expect, tap or
+      -- the end of the test.
+      -- =======================================================================
+      local tracked = {}   -- handle -> { asserted = state, seen = steps consumed, queue = { {action, state?} } }
+
+      local function isIdentifier(key) return type(key) == "string" and key:match("^[%a_][%w_]*$") ~= nil end
+
+      -- A value as Lua source, keys sorted, bounded (for messages).
+      local function literal(value, depth)
+        depth = depth or 0
+        if type(value) == "string" then return format("%q", value) end
+        if type(value) ~= "table" then return tostring(value) end
+        if depth > 6 then return "{…}" end
+        local parts, keys = {}, {}
+        for i = 1, #value do parts[#parts + 1] = literal(value[i], depth + 1) end
+        for key in pairs(value) do
+          if not (math.type(key) == "integer" and key >= 1 and key <= #value) then keys[#keys + 1] = key end
+        end
+        table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+        for _, key in ipairs(keys) do
+          local name = isIdentifier(key) and key or "[" .. literal(key, depth + 1) .. "]"
+          parts[#parts + 1] = name .. " = " .. literal(value[key], depth + 1)
+        end
+        return "{ " .. concat(parts, ", ") .. (#parts > 0 and " }" or "}")
+      end
+
+      local function same(a, b)
+        if type(a) ~= "table" or type(b) ~= "table" then return a == b end
+        for key, value in pairs(a) do
+          if not same(value, b[key]) then return false end
+        end
+        for key in pairs(b) do
+          if a[key] == nil then return false end
+        end
+        return true
+      end
+
+      local function copy(value)
+        if type(value) ~= "table" then return value end
+        local result = {}
+        for key, item in pairs(value) do result[key] = copy(item) end
+        return result
+      end
+
+      -- The paths where two states differ, as lines "− path = expected" / "+ path = actual".
+      local function differences(expected, actual, path, lines)
+        if same(expected, actual) then return lines end
+        if type(expected) == "table" and type(actual) == "table" then
+          local keys, seen = {}, {}
+          for key in pairs(expected) do keys[#keys + 1] = key seen[key] = true end
+          for key in pairs(actual) do if not seen[key] then keys[#keys + 1] = key end end
+          table.sort(keys, function(a, b)
+            if type(a) == type(b) and type(a) ~= "table" then return a < b end
+            return type(a) < type(b)
+          end)
+          for _, key in ipairs(keys) do
+            local sub = math.type(key) == "integer" and format("%s[%d]", path, key)
+              or isIdentifier(key) and path .. "." .. key or format("%s[%s]", path, literal(key))
+            differences(expected[key], actual[key], sub, lines)
+          end
+          return lines
+        end
+        if expected ~= nil then lines[#lines + 1] = "  \u{2212} " .. path .. " = " .. literal(expected) end
+        if actual ~= nil then lines[#lines + 1] = "  + " .. path .. " = " .. literal(actual) end
+        return lines
+      end
+
+      local function track(handle)
+        local t = tracked[handle]
+        if not t then
+          prims.track(handle)
+          t = { asserted = prims.state(handle), seen = 0, queue = {} }
+          tracked[handle] = t
+        end
+        return t
+      end
+
+      -- Moves the steps committed since the last look into the queue of received actions.
+      local function pull(t, handle)
+        local steps = prims.steps(handle, t.seen)
+        for _, step in ipairs(steps) do
+          t.seen = t.seen + 1
+          for i, action in ipairs(step.actions) do
+            -- The state is known after a step's last action (a step's actions commit together).
+            t.queue[#t.queue + 1] = { action = action, state = i == #step.actions and step.state or nil }
+          end
+        end
+      end
+
+      local function owed(t, what)
+        local names = {}
+        for i, item in ipairs(t.queue) do names[i] = "  " .. literal(item.action) end
+        return format("%s: %d action(s) from effects were not received (screen:receive them, or screen:skip_received()):\n%s",
+          what, #t.queue, concat(names, "\n"))
+      end
+
+      -- Checks the state after `what` against `expected`'s mutation by fn, like TCA's send.
+      local function check(before, actual, fn, what, level)
+        local expected = copy(before)
+        if fn ~= nil then
+          if type(fn) ~= "function" then error(what .. ": the second argument must be a function(state) that makes the expected change", level + 1) end
+          local ok, problem = pcall(fn, expected)
+          if not ok then error(what .. ": the assertion function failed: " .. tostring(problem), level + 1) end
+          if same(expected, before) and same(actual, before) then
+            error(what .. ": expected the state to change, but no change occurred (leave the function out when nothing changes)", level + 1)
+          end
+        end
+        if not same(expected, actual) then
+          local lines = differences(expected, actual, "state", {})
+          local head = fn == nil and "the state was not expected to change, but it did"
+            or "the state differs from the expected change"
+          error(format("%s: %s (\u{2212} expected, + actual):\n%s", what, head, concat(lines, "\n")), level + 1)
+        end
+      end
+
+      local function finish(handle, what, level)
+        local t = tracked[handle]
+        if not t then return end
+        pull(t, handle)
+        if #t.queue > 0 then
+          local message = owed(t, what)
+          t.queue = {}
+          error(message, level + 1)
+        end
+        local pending = prims.pending(handle)
+        if pending > 0 and not t.ignorePending then
+          error(format("%s: %d effect(s) still running (advance the virtual clock, settle, or screen:skip_in_flight())", what, pending), level + 1)
+        end
+      end
+
+      -- }======================================================================
+
       local function driver(handle, list, index)
         local function act(verb, ...)
+          local t = tracked[handle]
+          if t then
+            pull(t, handle)
+            if #t.queue > 0 then
+              local message = owed(t, "screen:" .. verb)
+              t.queue = {}
+              error(message, 3)
+            end
+          end
           local ok, problem = prims.act(handle, list, index, verb, ...)
           if not ok then error(problem, 3) end
+          if t then
+            -- A driven event is sent, not received; its state is accepted as it is.
+            pull(t, handle)
+            t.queue = {}
+            t.asserted = prims.state(handle)
+          end
+        end
+        local function whole(name)
+          if list ~= nil then error("screen:" .. name .. " belongs to the screen, not to a row: call it on the screen", 3) end
         end
         local methods = {
           tap = function(_, id) act("tap", id) end,
@@ -124,6 +278,71 @@ enum SpecScreenDriver {
           end,
           tree = function() return prims.tree(handle) end,
           close = function() close(handle) end,
+          -- Performs `action` as one event and checks the state change: fn(state) must turn a copy
+          -- of the state before into the state after (leave it out when nothing may change).
+          expect = function(_, action, fn)
+            whole("expect")
+            local what = "screen:expect(" .. literal(action) .. ")"
+            local t = track(handle)
+            pull(t, handle)
+            if #t.queue > 0 then
+              local message = owed(t, what)
+              t.queue = {}
+              error(message, 2)
+            end
+            local before = t.asserted
+            local ok, problem = prims.perform(handle, action)
+            if not ok then error(problem, 2) end
+            pull(t, handle)
+            t.queue = {}
+            local actual = prims.state(handle)
+            t.asserted = actual
+            check(before, actual, fn, what, 2)
+          end,
+          -- Takes the next action an effect dispatched; it must equal `action`, and fn(state)
+          -- must make the change it made.
+          receive = function(_, action, fn)
+            whole("receive")
+            if type(action) == "string" then action = { type = action } end  -- as the engine dispatches it
+            local what = "screen:receive(" .. literal(action) .. ")"
+            local t = track(handle)
+            pull(t, handle)
+            local item = table.remove(t.queue, 1)
+            if item == nil then
+              error(what .. ": no action came from effects (advance the virtual clock with screen:advance, or screen:settle, first)", 2)
+            end
+            if not same(item.action, action) then
+              t.queue = {}
+              error(format("%s: received another action (\u{2212} expected, + received):\n  \u{2212} %s\n  + %s", what, literal(action), literal(item.action)), 2)
+            end
+            local before = t.pending or t.asserted
+            if item.state == nil then
+              -- More actions of the same step follow: the state is checked after the last.
+              t.pending = copy(before)
+              if fn ~= nil then fn(t.pending) end
+              return
+            end
+            t.pending = nil
+            t.asserted = item.state
+            check(before, item.state, fn, what, 2)
+          end,
+          -- Fails if actions from effects were not received or effects still run (the end of a
+          -- test checks this by itself for screens used with expect or receive).
+          finish = function()
+            whole("finish")
+            finish(handle, "screen:finish()", 2)
+          end,
+          skip_received = function()
+            whole("skip_received")
+            local t = track(handle)
+            pull(t, handle)
+            t.queue, t.pending = {}, nil
+            t.asserted = prims.state(handle)
+          end,
+          skip_in_flight = function()
+            whole("skip_in_flight")
+            track(handle).ignorePending = true
+          end,
         }
         local screen = setmetatable({}, {
           __index = function(_, key)
@@ -252,7 +471,10 @@ enum SpecScreenDriver {
       local function closeOwned(owner)
         for i = #order, 1, -1 do
           local handle = order[i]
-          if open[handle] == owner then close(handle) end
+          if open[handle] == owner then
+            close(handle)
+            tracked[handle] = nil
+          end
           if open[handle] == nil then table.remove(order, i) end
         end
       end
@@ -264,6 +486,18 @@ enum SpecScreenDriver {
         scopeEnd = function(element)
           closeOwned(element)
           if scopes[#scopes] == element then scopes[#scopes] = nil end
+        end,
+        -- At the end of a test's body: what the screens it asserts exhaustively still owe.
+        checkObligations = function(element)
+          for i = #order, 1, -1 do
+            local handle = order[i]
+            if tracked[handle] and (open[handle] == element or open[handle] == scopes[#scopes]) then
+              -- Blamed on the test's own line (busted would name the driver's otherwise).
+              local trace = element.trace
+              local where = trace and trace.short_src and (trace.short_src .. ":" .. tostring(trace.currentline) .. ": ") or ""
+              finish(handle, where .. "at the end of the test", -1)
+            end
+          end
         end,
         closeAll = function()
           for i = #order, 1, -1 do close(order[i]) end

@@ -64,3 +64,23 @@ struct SpecRunnerTests {
       ])
   }
 }
+
+@Suite("The test store in specs: obligations at the end of a test", .serialized)
+@MainActor
+struct SpecTestStoreTests {
+  @Test("TCA-10.5 in Lua: unreceived actions and running effects fail the test that owes them, and only that test")
+  func obligations() async throws {
+    let run = try await runSpecs([toolFixture("specs/obligations_spec.lua")])
+    let fixture = toolFixture("specs") + "/"
+    #expect(run.runner.summaryLine == "2 passed, 2 failed", "\(run.output)")
+    #expect(run.output.contains("""
+      ✗ obligations › leaves an action from an effect unreceived (error)
+            \(fixture)obligations_spec.lua:6: at the end of the test: 1 action(s) from effects were not received (screen:receive them, or screen:skip_received()):
+              { type = "tick" }
+      """), "\(run.output)")
+    #expect(run.output.contains("""
+      ✗ obligations › leaves an effect running (error)
+            \(fixture)obligations_spec.lua:12: at the end of the test: 1 effect(s) still running (advance the virtual clock, settle, or screen:skip_in_flight())
+      """), "\(run.output)")
+  }
+}

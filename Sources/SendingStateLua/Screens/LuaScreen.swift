@@ -179,6 +179,10 @@ public final class LuaScreen {
   package private(set) var store: BindingStore<ScreenState, LuaScreenHost>
   /// Every action dispatched so far, in order (only events that were committed).
   public private(set) var actionLog: [LuaValue] = []
+  /// Called after every committed event that dispatched actions (effect results included), with
+  /// those actions; ``state`` is already the committed state. The spec driver's test store
+  /// records steps with it.
+  public var onCommittedEvent: (([LuaValue]) -> Void)?
   /// Warnings (problems that did not stop the screen).
   public private(set) var warnings: [String] = []
   /// Whether ``close()`` was called.
@@ -295,6 +299,7 @@ public final class LuaScreen {
     engine.committedEvent = { [weak self] outcome in
       self?.actionLog += outcome.actions
       self?.warnings += outcome.warnings
+      if !outcome.actions.isEmpty { self?.onCommittedEvent?(outcome.actions) }
     }
   }
 
