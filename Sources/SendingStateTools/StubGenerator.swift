@@ -48,6 +48,15 @@ public enum StubGenerator {
       doc: "Moves a virtual clock (ss.open(path, { clock = 0 })) on: timers due by then fire in order, and their actions are handled."),
     .init(name: "tree", signature: "fun(self: SSScreen): string", doc: "The render tree as text."),
     .init(name: "close", signature: "fun(self: SSScreen)", doc: "Closes the screen."),
+    .init(
+      name: "expect", signature: "fun(self: SSScreen, action: string|table, change: fun(state: table)?)",
+      doc: "Performs an action; change(state) must turn a copy of the state before into the state after (leave it out when nothing may change)."),
+    .init(
+      name: "receive", signature: "fun(self: SSScreen, action: string|table, change: fun(state: table)?)",
+      doc: "The next action an effect dispatched must be this one; change(state) must make its state change."),
+    .init(name: "finish", signature: "fun(self: SSScreen)", doc: "Fails if actions from effects were not received or effects still run."),
+    .init(name: "skip_received", signature: "fun(self: SSScreen)", doc: "Accepts the actions received so far without asserting them."),
+    .init(name: "skip_in_flight", signature: "fun(self: SSScreen)", doc: "Effects still running at the end of the test are not owed."),
   ]
 
   /// The LuaLS class name of a view kind: `SSLabel`.
