@@ -46,7 +46,8 @@ describe("the test store", function()
     screen:advance(3)
     ok, problem = pcall(function() screen:receive("show") end)
     assert.is_false(ok)
-    assert.matches('received another action %(− expected, %+ received%):\n  − { type = "show" }\n  %+ { type = "hide" }', problem)
+    assert.matches('received another action %(− expected, %+ received%):\n'
+      .. '  − { type = "show" }\n  %+ { type = "hide" }', problem)
   end)
 
   it("fails an expect while actions from effects wait to be received, and a receive with nothing to receive", function()

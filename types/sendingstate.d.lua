@@ -230,8 +230,9 @@
 ---@field update fun(self: SSStore, fn: fun(state: table): table?) Changes a copy of the state; the result is validated, then committed.
 ---@field set fun(self: SSStore, state: table) Replaces the state (validated, then committed).
 ---@field dispatch fun(self: SSStore, action: SSAction) Queues an action, handled after the current one (FIFO).
----@field after fun(self: SSStore, seconds: number, action: SSAction) Dispatches an action after a delay (an effect).
----@field fetch fun(self: SSStore, url: string, types: { ok: string, fail: string }) HTTP GET; the result comes back as an action (an effect).
+---@field after fun(self: SSStore, seconds: number, action: SSAction, options: SSEffectOptions?) Dispatches an action after a delay (an effect).
+---@field fetch fun(self: SSStore, url: string, types: { ok: string, fail: string }, options: SSEffectOptions?) HTTP GET; the result comes back as an action (an effect).
+---@field cancel fun(self: SSStore, id: string) Cancels the effects started with this id (pending debounced and throttled ones too); their actions never arrive.
 
 ---A server-driven unit's script.
 ---An effect a screen's reduce returns: a timer, a fetch, or an action to queue.
@@ -242,6 +243,20 @@
 ---@field ok string? The action type of a fetch's success.
 ---@field fail string? The action type of a fetch's failure.
 ---@field dispatch SSAction? An action to queue after this one.
+---@field cancel string? Cancels the effects started with this id.
+---@field id string? Names the effect (for cancel, replace, debounce, throttle).
+---@field replace boolean? Cancel the running effects with this id first (latest wins).
+---@field debounce number? Wait this long first; a newer effect with the id replaces this one.
+---@field throttle number? At most one effect with the id per this many seconds.
+---@field latest boolean? For throttle: keep the latest effect of a window (default) or the first.
+
+---How an effect relates to the others with its id.
+---@class SSEffectOptions
+---@field id string The effect's name: store:cancel(id) cancels it.
+---@field replace boolean? Cancel the running effects with this id first (latest wins).
+---@field debounce number? Wait this long first; a newer effect with the id replaces this one.
+---@field throttle number? At most one effect with the id per this many seconds: the first at once, the kept one at the window's end.
+---@field latest boolean? For throttle: keep the latest effect of a window (default) or the first.
 
 ---@class SSUnitModule
 ---@field layout fun(ui: SSUI): SSView

@@ -40,8 +40,31 @@ struct EngineBatch {
 
   /// Async work to start once the event is committed.
   enum Effect {
-    case after(seconds: Double, actions: [LuaValue])
-    case fetch(url: String, ok: String, fail: String)
+    case after(seconds: Double, actions: [LuaValue], options: EffectOptions)
+    case fetch(url: String, ok: String, fail: String, options: EffectOptions)
+    case cancel(id: String)
+  }
+
+  /// How an effect relates to the others with its id (`store:after(…, { id = … })`).
+  struct EffectOptions {
+    /// The name `store:cancel` and the options below go by.
+    var id: String?
+    /// Cancel the running effects with this id first (latest wins).
+    var replace = false
+    /// Wait this long first; a newer effect with the id replaces this one.
+    var debounce: Double?
+    /// At most one effect with the id per this many seconds.
+    var throttle: Double?
+    /// For throttle: keep the latest effect of a window (else the first).
+    var latest = true
+
+    init(_ effect: LuaValue) {
+      id = effect["id"].stringValue
+      replace = effect["replace"].boolValue ?? false
+      debounce = effect["debounce"].doubleValue
+      throttle = effect["throttle"].doubleValue
+      latest = effect["latest"].boolValue ?? true
+    }
   }
 
   var created: [Creation] = []
@@ -160,10 +183,17 @@ struct EngineBatch {
         stack.pop()
         switch effect["kind"].stringValue {
         case "after":
-          effects.append(.after(seconds: effect["seconds"].doubleValue ?? 0, actions: effect["actions"].tableValue?.sequence ?? []))
+          effects.append(
+            .after(
+              seconds: effect["seconds"].doubleValue ?? 0, actions: effect["actions"].tableValue?.sequence ?? [],
+              options: EffectOptions(effect)))
         case "fetch":
           effects.append(
-            .fetch(url: effect["url"].stringValue ?? "", ok: effect["ok"].stringValue ?? "", fail: effect["fail"].stringValue ?? ""))
+            .fetch(
+              url: effect["url"].stringValue ?? "", ok: effect["ok"].stringValue ?? "", fail: effect["fail"].stringValue ?? "",
+              options: EffectOptions(effect)))
+        case "cancel":
+          if let id = effect["id"].stringValue { effects.append(.cancel(id: id)) }
         default:
           break
         }

@@ -733,8 +733,53 @@ local function checkEffects()
   end
 end
 
-function storeMethods.after(self, seconds, action)
-  if not rawequal(self, store) then self, seconds, action = store, self, seconds end
+-- An effect's options: { id = "name", replace = true, debounce = seconds, throttle = seconds,
+-- latest = false }, checked; copied into the effect record.
+local effectOptionNames = { id = true, replace = true, debounce = true, throttle = true, latest = true }
+local function checkId(id, fname, position)
+  if type(id) ~= "string" or id == "" or #id > 200 then
+    error(where() .. "bad argument #" .. position .. " to '" .. fname .. "' (an effect id is a non-empty string of at most 200 bytes, got "
+      .. (type(id) == "string" and "'" .. id:sub(1, 40) .. "'" or type(id)) .. ")", 0)
+  end
+end
+local function effectOptions(record, options, fname, position)
+  if options == nil then return record end
+  local bad = "bad argument #" .. position .. " to '" .. fname .. "' ("
+  if type(options) ~= "table" then
+    error(where() .. bad .. "options must be a table like { id = \"search\", debounce = 0.3 }, got " .. type(options) .. ")", 0)
+  end
+  for key in next, options do
+    if not effectOptionNames[key] then
+      error(where() .. bad .. "unknown option '" .. tostring(key) .. "'; the options are id, replace, debounce, throttle, latest)", 0)
+    end
+  end
+  if options.id ~= nil then checkId(options.id, fname, position) end
+  for _, name in ipairs({ "debounce", "throttle" }) do
+    local seconds = options[name]
+    if seconds ~= nil then
+      if type(seconds) ~= "number" or seconds ~= seconds or seconds < 0 or seconds > limits.maxEffectDelay then
+        error(where() .. bad .. name .. " must be a finite number of seconds from 0 to " .. limits.maxEffectDelay .. ", got " .. tostring(seconds) .. ")", 0)
+      end
+      if options.id == nil then
+        error(where() .. bad .. name .. " needs an id: the effects it " .. (name == "debounce" and "replaces" or "spaces out") .. " are those with the same id)", 0)
+      end
+    end
+  end
+  if options.debounce ~= nil and options.throttle ~= nil then
+    error(where() .. bad .. "debounce and throttle do not go together: choose one)", 0)
+  end
+  for _, name in ipairs({ "replace", "latest" }) do
+    if options[name] ~= nil and type(options[name]) ~= "boolean" then
+      error(where() .. bad .. name .. " must be true or false, got " .. type(options[name]) .. ")", 0)
+    end
+  end
+  record.id, record.replace, record.debounce, record.throttle = options.id, options.replace == true, options.debounce, options.throttle
+  record.latest = options.latest ~= false
+  return record
+end
+
+function storeMethods.after(self, seconds, action, options)
+  if not rawequal(self, store) then self, seconds, action, options = store, self, seconds, action end
   checkStore(self)
   checkEffects()
   checkCapability("after")
@@ -742,12 +787,13 @@ function storeMethods.after(self, seconds, action)
     error(where() .. "bad argument #1 to 'after' (seconds must be a finite number from 0 to " .. limits.maxEffectDelay
       .. ", got " .. tostring(seconds) .. ")", 0)
   end
+  local record = effectOptions({ kind = "after", seconds = seconds, actions = actionsFrom(action) }, options, "after", 3)
   local effects = event.effects
-  effects[#effects + 1] = { kind = "after", seconds = seconds, actions = actionsFrom(action) }
+  effects[#effects + 1] = record
 end
 
-function storeMethods.fetch(self, url, types)
-  if not rawequal(self, store) then self, url, types = store, self, url end
+function storeMethods.fetch(self, url, types, options)
+  if not rawequal(self, store) then self, url, types, options = store, self, url, types end
   checkStore(self)
   checkEffects()
   if type(url) ~= "string" or not (url:find("^https?://")) then
@@ -757,8 +803,22 @@ function storeMethods.fetch(self, url, types)
     error(where() .. "bad argument #2 to 'fetch' ({ ok = \"type\", fail = \"type\" } expected)", 0)
   end
   checkCapability("fetch", url)
+  local record = effectOptions({ kind = "fetch", url = url, ok = types.ok, fail = types.fail }, options, "fetch", 3)
   local effects = event.effects
-  effects[#effects + 1] = { kind = "fetch", url = url, ok = types.ok, fail = types.fail }
+  effects[#effects + 1] = record
+end
+
+-- Cancels the effects started with { id = id } (their actions never arrive), once this event
+-- commits; pending debounced and throttled ones too.
+function storeMethods.cancel(self, id)
+  if not rawequal(self, store) then self, id = store, self end
+  checkStore(self)
+  if not handler.effects then
+    error(where() .. "effects (store:after, store:fetch, store:cancel) are available to screens only", 0)
+  end
+  checkId(id, "cancel", 1)
+  local effects = event.effects
+  effects[#effects + 1] = { kind = "cancel", id = id }
 end
 
 store = setmetatable({}, {
@@ -1059,6 +1119,13 @@ function E.send(sync, room, kind, a, b, c, d)
   return E.commitAfter()
 end
 
+-- The options of a reduce effect (its id, replace, debounce, throttle, latest), or nil.
+local function optionsOf(effect)
+  if effect.id == nil and effect.replace == nil and effect.debounce == nil and effect.throttle == nil
+    and effect.latest == nil then return nil end
+  return { id = effect.id, replace = effect.replace, debounce = effect.debounce, throttle = effect.throttle, latest = effect.latest }
+end
+
 -- A screen's `reduce` as a handler: reduce(state, action) returns the next state (nil: the
 -- same) and a list of effects — { after = seconds, action = … }, { fetch = url, ok = …,
 -- fail = … } or { dispatch = action } — which go through the store like handle's would (the
@@ -1085,14 +1152,17 @@ function E.reducing(reduce)
       if type(effect) ~= "table" then
         error(definedAt(reduce) .. "effect " .. i .. " of reduce must be a table like { after = 1, action = \"tick\" }", 0)
       elseif effect.after ~= nil then
-        st:after(effect.after, effect.action)
+        st:after(effect.after, effect.action, optionsOf(effect))
       elseif effect.fetch ~= nil then
-        st:fetch(effect.fetch, { ok = effect.ok, fail = effect.fail })
+        st:fetch(effect.fetch, { ok = effect.ok, fail = effect.fail }, optionsOf(effect))
       elseif effect.dispatch ~= nil then
         st:dispatch(effect.dispatch)
+      elseif effect.cancel ~= nil then
+        st:cancel(effect.cancel)
       else
         error(definedAt(reduce) .. "effect " .. i .. " of reduce is not one of { after = s, action = a }, "
-          .. "{ fetch = url, ok = type, fail = type }, { dispatch = action }", 0)
+          .. "{ fetch = url, ok = type, fail = type }, { dispatch = action }, { cancel = id } "
+          .. "(after and fetch take id, replace, debounce, throttle, latest too)", 0)
       end
     end
     blameOn(nil)

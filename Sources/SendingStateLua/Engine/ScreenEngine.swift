@@ -338,27 +338,53 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   // MARK: - Effects
 
   private func start(_ effect: EngineBatch.Effect) {
-    let limits = runtime.limits
     switch effect {
-    case .after(let seconds, let actions):
-      let clock = runtime.clock
-      if let virtual = clock as? VirtualClock {
+    case .cancel(let id):
+      cancelEffects(id: id)
+    case .after(_, _, let options), .fetch(_, _, _, let options):
+      if let id = options.id, options.replace || options.debounce != nil { cancelEffects(id: id) }
+      if let id = options.id, let window = options.throttle {
+        throttle(effect, id: id, window: window, latest: options.latest)
+      } else {
+        run(effect, id: options.id, delay: options.debounce ?? 0)
+      }
+    }
+  }
+
+  /// Starts `effect` under `id` after `delay` seconds of the screen's clock.
+  private func run(_ effect: EngineBatch.Effect, id: String?, delay: Double) {
+    let limits = runtime.limits
+    let clock = runtime.clock
+    let virtual = clock as? VirtualClock
+    switch effect {
+    case .cancel:
+      return
+    case .after(let seconds, let actions, _):
+      // One timer for the delay and the wait (a debounced timer is a longer timer).
+      let total = delay + seconds
+      if let virtual {
         // Set now, so an advance that comes before the task runs still passes it.
-        let ticket = virtual.schedule(after: seconds)
-        startEffect {
+        let ticket = virtual.schedule(after: total)
+        startEffect(id: id) {
           try await virtual.wait(for: ticket)
           return actions
         }
       } else {
-        startEffect {
-          try await clock.sleep(seconds: seconds)
+        startEffect(id: id) {
+          try await clock.sleep(seconds: total)
           return actions
         }
       }
-    case .fetch(let source, let ok, let fail):
+    case .fetch(let source, let ok, let fail, _):
       guard let url = URL(string: source) else { return }
       let fetcher = runtime.fetcher
-      startEffect {
+      let ticket = delay > 0 ? virtual?.schedule(after: delay) : nil
+      startEffect(id: id) {
+        if let ticket, let virtual {
+          try await virtual.wait(for: ticket)
+        } else if delay > 0 {
+          try await clock.sleep(seconds: delay)
+        }
         do {
           let (data, status) = try await fetcher.fetch(url, maxBytes: limits.maxFetchBytes, timeout: limits.fetchTimeout)
           // A 2xx answer is the ok action; any other status is the fail action, with the
@@ -381,12 +407,61 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     }
   }
 
+  /// Throttle windows by effect id: when the current window ends (screen clock time), and the
+  /// effect waiting for it, if any.
+  private var throttles: [String: (end: Double, waiting: EngineBatch.Effect?)] = [:]
+
+  /// At most one effect with `id` per `window` seconds: the first starts at once; one that
+  /// comes within the window waits for its end (the latest, or the first with `latest = false`);
+  /// the others are dropped.
+  private func throttle(_ effect: EngineBatch.Effect, id: String, window: Double, latest: Bool) {
+    let now = runtime.clock.now
+    guard let open = throttles[id], now < open.end else {
+      throttles[id] = (now + window, nil)
+      run(effect, id: id, delay: 0)
+      return
+    }
+    if open.waiting == nil {
+      // The window's end starts whichever effect waits then (a timer under the same id, so
+      // store:cancel(id) stops it too).
+      throttles[id]?.waiting = effect
+      let delay = max(0, open.end - now)
+      let clock = runtime.clock
+      let ticket = (clock as? VirtualClock)?.schedule(after: delay)
+      startEffect(id: id) { [weak self] in
+        if let ticket, let virtual = clock as? VirtualClock {
+          try await virtual.wait(for: ticket)
+        } else {
+          try await clock.sleep(seconds: delay)
+        }
+        await MainActor.run {
+          guard let self, let waiting = self.throttles[id]?.waiting else { return }
+          self.throttles[id] = (self.runtime.clock.now + window, nil)
+          self.run(waiting, id: id, delay: 0)
+        }
+        return []
+      }
+    } else if latest {
+      throttles[id]?.waiting = effect
+    }
+  }
+
+  /// Cancels the running effects started under `id`, and its throttle window.
+  private func cancelEffects(id: String) {
+    for (number, effect) in effects where effect.target.name == id {
+      effect.task.cancel()
+      effects[number] = nil
+    }
+    throttles[id] = nil
+  }
+
   /// Runs `work` in the background; its actions come back as an event of their own, to the
   /// engine the effect belongs to then (a reload hands effects on).
-  private func startEffect(_ work: @escaping @Sendable () async throws -> [LuaValue]) {
+  private func startEffect(id: String? = nil, _ work: @escaping @Sendable () async throws -> [LuaValue]) {
     guard !isClosed else { return }
     nextEffect += 1
     let target = EffectTarget(engine: self, id: nextEffect)
+    target.name = id
     let task = Task { @MainActor [target] in
       let actions: [LuaValue]
       do {
@@ -397,7 +472,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       }
       guard let engine = target.engine, !Task.isCancelled else { return }
       engine.effects[target.id] = nil
-      engine.deliverEffect(actions)
+      if !actions.isEmpty { engine.deliverEffect(actions) }
       engine.finishedEffects += 1
     }
     effects[nextEffect] = (task, target)
@@ -554,6 +629,8 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
 final class EffectTarget {
   weak var engine: ScreenEngine?
   var id: Int
+  /// The id the script gave (`{ id = "search" }`), for store:cancel.
+  var name: String?
 
   init(engine: ScreenEngine, id: Int) {
     self.engine = engine

@@ -72,8 +72,15 @@ public enum LuaHostAPI {
     Member(name: "update", signature: "fun(self: SSStore, fn: fun(state: table): table?)", doc: "Changes a copy of the state; the result is validated, then committed."),
     Member(name: "set", signature: "fun(self: SSStore, state: table)", doc: "Replaces the state (validated, then committed)."),
     Member(name: "dispatch", signature: "fun(self: SSStore, action: SSAction)", doc: "Queues an action, handled after the current one (FIFO)."),
-    Member(name: "after", signature: "fun(self: SSStore, seconds: number, action: SSAction)", doc: "Dispatches an action after a delay (an effect)."),
-    Member(name: "fetch", signature: "fun(self: SSStore, url: string, types: { ok: string, fail: string })", doc: "HTTP GET; the result comes back as an action (an effect)."),
+    Member(
+      name: "after", signature: "fun(self: SSStore, seconds: number, action: SSAction, options: SSEffectOptions?)",
+      doc: "Dispatches an action after a delay (an effect)."),
+    Member(
+      name: "fetch", signature: "fun(self: SSStore, url: string, types: { ok: string, fail: string }, options: SSEffectOptions?)",
+      doc: "HTTP GET; the result comes back as an action (an effect)."),
+    Member(
+      name: "cancel", signature: "fun(self: SSStore, id: string)",
+      doc: "Cancels the effects started with this id (pending debounced and throttled ones too); their actions never arrive."),
   ]
 
   /// The fields of a screen table.

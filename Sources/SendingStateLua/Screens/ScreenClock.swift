@@ -66,7 +66,9 @@ public final class VirtualClock: ScreenClock, @unchecked Sendable {
   }
 
   /// Sets a timer `seconds` from now, at once (so a later ``advance(to:)`` passes it even
-  /// before anyone waits for it); returns its ticket for ``wait(for:)``.
+  /// before anyone waits for it); returns its ticket for ``wait(for:)``. A timer of no delay
+  /// is due now and fires at the next advance (even by 0), like every other timer: on a
+  /// virtual clock nothing fires by itself.
   public func schedule(after seconds: Double) -> Int {
     lock.withLock {
       nextID += 1
@@ -74,7 +76,7 @@ public final class VirtualClock: ScreenClock, @unchecked Sendable {
       // for ever, and an advance could never pass it).
       var deadline = current + max(0, seconds)
       if seconds > 0, deadline <= current { deadline = current.nextUp }
-      sleepers[nextID] = Sleeper(deadline: deadline, fired: seconds <= 0)
+      sleepers[nextID] = Sleeper(deadline: deadline, fired: false)
       return nextID
     }
   }
