@@ -110,18 +110,21 @@ struct ReducerStoreTests {
         if case .add(let suffix) = action { text.value += suffix }
         return .none
       }, notifications: .everyAction)
-    var live = false
-    var log: [String] = []
-    let a = two.observe { text in if live, text.value.count < 6 { two.send(.add("a")) } }
+    final class Loop {
+      var live = false
+      var log: [String] = []
+    }
+    let loop = Loop()
+    let a = two.observe { text in if loop.live, text.value.count < 6 { two.send(.add("a")) } }
     let b = two.observe { text in
-      guard live else { return }
-      log.append(text.value)
+      guard loop.live else { return }
+      loop.log.append(text.value)
       if text.value.count < 6 { two.send(.add("b")) }
     }
     _ = (a, b)
-    live = true
+    loop.live = true
     two.send(.add(""))
-    #expect(log.prefix(5) == ["i", "ia", "iab", "iaba", "iabab"])
+    #expect(loop.log.prefix(5) == ["i", "ia", "iab", "iaba", "iabab"])
   }
 
   @Test("TCA-4: a reducer chain of 100,000 .send effects runs in a loop, not on the stack")
