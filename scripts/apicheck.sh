@@ -29,10 +29,10 @@ if [ ! -f "$library" ]; then
     -Wl,-soname,liblua5.4.so.0 -Wl,--version-script="$work/lua.map" -o "$library" "${sources[@]}" -lm -ldl
 fi
 # The checks are compiled in (they are asserts).
-objdump -T "$library" | grep -q __assert_fail || { echo "apicheck: $library has no API checks" >&2; exit 1; }
+objdump -T "$library" | grep __assert_fail >/dev/null || { echo "apicheck: $library has no API checks" >&2; exit 1; }
 tests="$(swift build --show-bin-path)/SendingStatePackageTests.xctest"
 # The checked library must be the one the tests load.
-LD_LIBRARY_PATH="$PWD/$work/lib" ldd "$tests" | grep -q "$PWD/$work/lib/liblua5.4.so.0" || {
+LD_LIBRARY_PATH="$PWD/$work/lib" ldd "$tests" | grep "$PWD/$work/lib/liblua5.4.so.0" >/dev/null || {
   echo "apicheck: the tests do not load $library" >&2
   exit 1
 }

@@ -80,6 +80,25 @@ describe("effects with ids", function()
     assert.are.same({ "a@0.0", "b@2.0" }, screen.state.log)
   end)
 
+  it("a metatable cannot answer one option to the check and another to the host", function()
+    local screen = open()
+    screen:expect("sly")
+    screen:advance(1)
+    screen:receive({ type = "pong", name = "sly" }, function(s) s.log = { "sly@1.0" } end)
+  end)
+
+  it("cancels are cheap and bounded: repeats count once, 1000 ids per event, no effect room taken", function()
+    local screen = open()
+    screen:expect({ type = "cancels", count = 200000 })  -- one id, 200,000 times: one cancel
+    screen:expect({ type = "cancels", count = 1000, unique = true, thenStart = true })
+    local ok, problem = pcall(function() screen:expect({ type = "cancels", count = 1001, unique = true }) end)
+    assert.is_false(ok)
+    assert.matches("screens/ids%.lua:%d+: in handle %(action 'cancels'%): "
+      .. "more than 1000 different ids cancelled in one event", problem)
+    screen:advance(1)
+    screen:receive({ type = "pong", name = "after cancels" }, function(s) s.log = { "after cancels@1.0" } end)
+  end)
+
   it("bad options fail at the script's line, and the event changes nothing", function()
     local screen = open()
     local cases = {
@@ -88,6 +107,7 @@ describe("effects with ids", function()
       { { debounce = 1 }, "debounce needs an id" },
       { { id = "x", debounce = 1, throttle = 1 }, "debounce and throttle do not go together" },
       { { id = "x", replace = "yes" }, "replace must be true or false" },
+      { { id = "x", replace = true, throttle = 1 }, "replace and throttle do not go together" },
       { { id = "x", speed = 2 }, "unknown option 'speed'" },
       { "fast", "options must be a table" },
     }

@@ -7,6 +7,7 @@ describe("the test store", function()
     local screen = ss.open("screens/timed.lua", { clock = 0 })
     screen:expect("show", function(s)
       s.shown = true
+      s.at = 0.0  -- the clock's time is a float: 0 became 0.0, and that is a change
     end)
     screen:advance(3)
     screen:receive({ type = "hide" }, function(s)
@@ -52,7 +53,7 @@ describe("the test store", function()
 
   it("fails an expect while actions from effects wait to be received, and a receive with nothing to receive", function()
     local screen = ss.open("screens/timed.lua", { clock = 0 })
-    screen:expect("show", function(s) s.shown = true end)
+    screen:expect("show", function(s) s.shown = true; s.at = 0.0 end)
     local ok, problem = pcall(function() screen:receive({ type = "hide" }) end)
     assert.is_false(ok)
     assert.matches("no action came from effects", problem)

@@ -158,13 +158,19 @@ public final class TestStore<State: Equatable, Action: Equatable & Sendable> {
     let clock = ContinuousClock()
     let start = clock.now
     while true {
-      if exhaustivity == .off, let index = recorder.received.firstIndex(where: { $0.action == action }) {
-        if index > 0 { state = recorder.received[index - 1].state }
-        recorder.received.removeFirst(index)
+      if exhaustivity == .off {
+        // Skips to the named action, waiting for it if it has not come yet.
+        if let index = recorder.received.firstIndex(where: { $0.action == action }) {
+          if index > 0 { state = recorder.received[index - 1].state }
+          recorder.received.removeFirst(index)
+          break
+        }
+      } else if !recorder.received.isEmpty {
+        break
       }
-      if !recorder.received.isEmpty { break }
       if clock.now - start > limit {
-        fail("Expected to receive \(action), but received nothing within \(limit)", at: location)
+        let what = recorder.received.isEmpty ? "nothing" : "only " + recorder.received.map { "\($0.action)" }.joined(separator: ", ")
+        fail("Expected to receive \(action), but received \(what) within \(limit)", at: location)
         return
       }
       await pause(since: start, on: clock)

@@ -398,6 +398,10 @@ public final class SpecRunner {
         return 1
       }
     })
+    prims.setField("cancelEffects", to: runtime.makeFunction("cancelEffects") { call in
+      try MainActor.assumeIsolated { try screen(call).cancelEffects() }
+      return 0
+    })
     prims.setField("perform", to: runtime.makeFunction("perform") { call in
       try MainActor.assumeIsolated {
         let target = try screen(call)

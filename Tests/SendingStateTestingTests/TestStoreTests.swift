@@ -181,6 +181,43 @@ struct TestStoreTests {
     #expect(failures.messages.first?.hasPrefix("A state change does not match expectation") == true)
   }
 
+  @Test("TCA-10.9: with exhaustivity off, receive waits for the named action past others that came first")
+  func nonExhaustiveReceiveWaits() async {
+    let clock = TestClock()
+    let failures = Failures()
+    let store = TestStore(
+      initialState: Feature(),
+      reducer: Reducer<Feature, FeatureAction> { state, action in
+        switch action {
+        case .load:
+          return .run { send in
+            send(.increment)
+            try await clock.sleep(for: .seconds(1))
+            send(.loaded("late"))
+          }
+        case .increment:
+          state.count += 1
+          return .none
+        case .loaded(let text):
+          state.text = text
+          return .none
+        default:
+          return .none
+        }
+      })
+    store.reportFailure = { message, _ in failures.messages.append(message) }
+    store.exhaustivity = .off
+    await store.send(.load)
+    let advancing = Task { @MainActor in
+      for _ in 0..<20 { await Task.yield() }
+      await clock.advance(by: .seconds(1))
+    }
+    await store.receive(.loaded("late"), timeout: .seconds(5)) { $0.text = "late" }
+    await advancing.value
+    #expect(failures.messages.isEmpty, "\(failures.messages)")
+    #expect(store.state.count == 1 && store.state.text == "late")
+  }
+
   @Test("store diagnostics (an uncaught effect error) fail the test at the send")
   func diagnosticsFail() async {
     struct Broken: Error {}

@@ -16,6 +16,17 @@ return {
       store:after(action.mode == "throttle" and 0 or 1, { type = "pong", name = action.name }, options)
     elseif action.type == "stop" then
       store:cancel("ping")
+    elseif action.type == "sly" then
+      -- An options table whose metatable answers 0.3 to the first read of debounce and 1e300
+      -- to the next: only raw fields count, so it has no debounce at all.
+      local reads = 0
+      local sly = setmetatable({ id = "ping" }, { __index = function(_, key)
+        if key == "debounce" then reads = reads + 1; return reads == 1 and 0.3 or 1e300 end
+      end })
+      store:after(1, { type = "pong", name = "sly" }, sly)
+    elseif action.type == "cancels" then
+      for i = 1, action.count do store:cancel(action.unique and ("id" .. i) or "ping") end
+      if action.thenStart then store:after(1, { type = "pong", name = "after cancels" }, { id = "ping" }) end
     elseif action.type == "pong" then
       store:update(function(s) s.log[#s.log + 1] = action.name .. "@" .. clock.now() end)
     end

@@ -12,12 +12,30 @@
 /// around one handler are two owners and the handler receives each event twice.
 public final class AnyActionHandlingProvider {
   private let forward: (Any) -> Void
+  /// For a main-actor handler (a reducer store): the synchronous path SendingState's dispatch,
+  /// which runs on the main actor, takes.
+  private let forwardOnMainActor: (@MainActor (Any) -> Void)?
 
   /// Wraps `base` weakly.
   public init<T: ActionHandlingProvider>(_ base: T) {
     forward = { [weak base] action in
       guard let base, let typed = action as? T.Action else { return }
       base.handle(action: typed)
+    }
+    if let isolated = base as? any MainActorActionHandler {
+      forwardOnMainActor = { [weak isolated] action in isolated?.handleOnMainActor(action) }
+    } else {
+      forwardOnMainActor = nil
+    }
+  }
+
+  /// Forwards `action` from SendingState's dispatch (on the main actor).
+  @MainActor
+  func dispatch(_ action: Any) {
+    if let forwardOnMainActor {
+      forwardOnMainActor(action)
+    } else {
+      forward(action)
     }
   }
 

@@ -49,7 +49,7 @@ extension SendingState where Base: EventForwardingProvider {
   public func addAnyActionHandler(to provider: AnyActionHandlingProvider) -> [RegistrationIssue] {
     install(owner: provider) { [weak provider] actions in
       for action in actions {
-        provider?.handle(action: action)
+        provider?.dispatch(action)
       }
     }
   }
@@ -143,7 +143,7 @@ extension SendingState where Base: EventForwardingProvider {
 /// A handler isolated to the main actor (``ReducerStore``): SendingState's dispatch, which runs
 /// on the main actor, hands it actions synchronously.
 @MainActor
-protocol MainActorActionHandler: AnyObject {
+protocol MainActorActionHandler: AnyObject, Sendable {
   /// Handles an action of the handler's own type (anything else is ignored).
   func handleOnMainActor(_ action: Any)
 }

@@ -18,8 +18,9 @@ import Foundation
 ///   not on the stack (CF-6, TCA-4). A reducer that calls `send` itself gets a diagnostic.
 /// - **Notifications** follow the store's ``NotificationPolicy`` (coalesced per `send` by
 ///   default). For `Equatable` states an unchanged state notifies no one.
-/// - **Threading.** `@MainActor`, like the views. Actions handed to ``handle(action:)`` from
-///   another thread are delivered on the main actor with a diagnostic.
+/// - **Threading.** `@MainActor`, like the views, so sending off the main actor does not
+///   compile. ``handle(action:)`` (the protocol's `nonisolated` entry) called directly delivers
+///   on the main actor shortly after, in the order it was called.
 /// - **Effect lifetime.** Releasing the root store cancels its running effects (TCA-6); ids are
 ///   scoped per root store.
 @MainActor
@@ -33,8 +34,9 @@ public final class ReducerStore<State, Action: Sendable> {
   private let isDuplicate: ((State, State) -> Bool)?
   /// The root's engine, kept alive by every store scoped from it.
   let engine: AnyObject
-  private var children: [ScopeKey: WeakStore] = [:]
   private var binderToken: StateObservationToken?
+  /// Actions handed to ``handle(action:)`` directly, waiting for the main actor, in order.
+  private nonisolated let inbox = Locked<(actions: [Action], scheduled: Bool)>(([], false))
 
   /// Creates a root store.
   ///
@@ -164,8 +166,10 @@ public final class ReducerStore<State, Action: Sendable> {
   /// A child store on part of this store's state (CF-12, TCA-9).
   ///
   /// It reads `state` of this store's state and sends its actions here through `action`; it
-  /// sees every change of the parent, and the parent sees every change it causes. Scoping
-  /// again with the same key path and action type returns the same store while it is alive.
+  /// sees every change of the parent, and the parent sees every change it causes. A scoped
+  /// store is a view on its parent, not a cache: scoping twice gives two stores that behave
+  /// the same (closures cannot be compared, so a cache keyed by the key path alone could hand
+  /// back a store that wraps actions another way).
   ///
   /// - Parameters:
   ///   - state: where the child's state lives.
@@ -191,16 +195,12 @@ public final class ReducerStore<State, Action: Sendable> {
     state path: KeyPath<State, ChildState>, action embed: @escaping @Sendable (ChildAction) -> Action,
     isDuplicate: ((ChildState, ChildState) -> Bool)?
   ) -> ReducerStore<ChildState, ChildAction> {
-    let key = ScopeKey(path: path, action: ObjectIdentifier(ChildAction.self))
-    if let cached = children[key]?.store as? ReducerStore<ChildState, ChildAction> { return cached }
-    let child = ReducerStore<ChildState, ChildAction>(
+    ReducerStore<ChildState, ChildAction>(
       engine: engine,
       read: { [self] in self.state[keyPath: path] },
       forward: { [self] in self.send(embed($0)) },
       listen: { [self] observer in self.listen { observer($0[keyPath: path]) } },
       isDuplicate: isDuplicate)
-    children[key] = WeakStore(store: child)
-    return child
   }
 }
 
@@ -232,7 +232,24 @@ extension ReducerStore: ActionHandlingProvider, MainActorActionHandler {
   ///
   /// - Parameter action: the action a sender produced.
   public nonisolated func handle(action: Action) {
-    Task { @MainActor in self.send(action) }
+    let schedule = inbox.withLock { inbox -> Bool in
+      inbox.actions.append(action)
+      defer { inbox.scheduled = true }
+      return !inbox.scheduled
+    }
+    guard schedule else { return }
+    Task { @MainActor in
+      // One delivery drains everything handed over so far, in order.
+      while true {
+        let batch = self.inbox.withLock { inbox -> [Action] in
+          defer { inbox.actions.removeAll() }
+          if inbox.actions.isEmpty { inbox.scheduled = false }
+          return inbox.actions
+        }
+        if batch.isEmpty { return }
+        for action in batch { self.send(action) }
+      }
+    }
   }
 
   func handleOnMainActor(_ action: Any) {
@@ -249,17 +266,6 @@ protocol EffectBookkeeping: AnyObject {
 }
 
 extension StoreEngine: EffectBookkeeping {}
-
-/// A scope cache key: the state key path and the child action type.
-struct ScopeKey: Hashable {
-  let path: AnyKeyPath
-  let action: ObjectIdentifier
-}
-
-/// A cached child store, held weakly (a child holds its parent, not the reverse).
-struct WeakStore {
-  weak var store: AnyObject?
-}
 
 private func printDiagnostic(_ diagnostic: StoreDiagnostic) {
   FileHandle.standardError.write(Data("SendingState: \(diagnostic)\n".utf8))

@@ -33,7 +33,7 @@ final class StoreEngine<State, Action: Sendable> {
   // Open throttle windows, by id.
   private struct Window {
     let token: UInt64
-    var pending: (effect: Effect<Action>, ids: [EffectID])?
+    var pending: (effect: Effect<Action>, ids: [EffectID], origin: String)?
   }
   private var windows: [EffectID: Window] = [:]
 
@@ -139,8 +139,11 @@ final class StoreEngine<State, Action: Sendable> {
       if isDraining {
         queue.append(action)
       } else {
-        // A debounced or throttled `.send` fires from a timer, when the store is idle.
+        // A debounced or throttled `.send` fires from a timer, when the store is idle (the
+        // effects started with it keep the origin of the timer).
+        let from = origin
         _ = send(action)
+        origin = from
       }
       return []
     case .run(let priority, let operation, let handler):
@@ -160,15 +163,25 @@ final class StoreEngine<State, Action: Sendable> {
       return [
         timer(ids: scoped) { engine, run in
           do { try await clock.sleep(for: duration) } catch { return }
-          guard let engine = engine(), !run.cancelled else { return }
-          engine.origin = from
-          for task in engine.start(inner, ids: scoped) { await task.value }
+          // The engine is held only while starting: a store released while the work runs
+          // still goes away (and cancels it).
+          let started: [Task<Void, Never>] = {
+            guard let engine = engine(), !run.cancelled else { return [] }
+            engine.origin = from
+            return engine.start(inner, ids: scoped)
+          }()
+          // Cancelling the timer (StoreTask.cancel) cancels the work it started.
+          await withTaskCancellationHandler {
+            for task in started { await task.value }
+          } onCancel: {
+            for task in started { task.cancel() }
+          }
         }
       ]
     case .throttle(let id, let duration, let clock, let latest, let inner):
       let scoped = ids + [id]
       if var window = windows[id] {
-        if latest || window.pending == nil { window.pending = (inner, scoped) }
+        if latest || window.pending == nil { window.pending = (inner, scoped, origin) }
         windows[id] = window
         return []
       }
@@ -176,17 +189,21 @@ final class StoreEngine<State, Action: Sendable> {
       nextRun += 1
       let token = nextRun
       windows[id] = Window(token: token, pending: nil)
-      let from = origin
       let closer = timer(ids: scoped) { engine, run in
+        // However the timer ends (cancelled, or a window with nothing waiting), its window
+        // closes, unless another window has replaced it.
+        defer {
+          if let engine = engine(), engine.windows[id]?.token == token { engine.windows[id] = nil }
+        }
         while true {
-          do { try await clock.sleep(for: duration) } catch { break }
-          guard let engine = engine(), !run.cancelled else { return }
-          guard engine.windows[id]?.token == token, let pending = engine.windows[id]?.pending else { break }
+          do { try await clock.sleep(for: duration) } catch { return }
+          guard let engine = engine(), !run.cancelled, engine.windows[id]?.token == token,
+            let pending = engine.windows[id]?.pending
+          else { return }
           engine.windows[id]?.pending = nil
-          engine.origin = from
+          engine.origin = pending.origin
           _ = engine.start(pending.effect, ids: pending.ids)
         }
-        if let engine = engine(), engine.windows[id]?.token == token { engine.windows[id] = nil }
       }
       return started + [closer]
     }

@@ -101,7 +101,10 @@ local function newEvent()
     rowPlans = {},       -- list -> plan
     pins = {},           -- gesture token -> item (or false to unpin)
     actions = {},        -- the action log of the event
-    effects = {},        -- effects to start after the commit
+    effects = {},        -- effects to start (and ids to cancel) after the commit, in order
+    started = 0,         -- how many of them start work (cancels do not)
+    cancels = {},        -- id -> true: the ids this event cancels (each once)
+    cancelCount = 0,
     warnings = {},
     actionCount = 0,
   }
@@ -727,7 +730,7 @@ local function checkEffects()
   if not handler.effects then
     error(where() .. "effects (store:after, store:fetch) are available to screens only", 0)
   end
-  if #event.effects >= (event.effectRoom or 0) then
+  if event.started >= (event.effectRoom or 0) then
     error(where() .. "more than " .. limits.maxPendingEffects .. " effects running at once (store:after, store:fetch);"
       .. " start fewer, or raise maxPendingEffects", 0)
   end
@@ -753,28 +756,35 @@ local function effectOptions(record, options, fname, position)
       error(where() .. bad .. "unknown option '" .. tostring(key) .. "'; the options are id, replace, debounce, throttle, latest)", 0)
     end
   end
-  if options.id ~= nil then checkId(options.id, fname, position) end
+  -- Each option is read once, raw (a metamethod cannot answer one value to the check and
+  -- another to the copy), and what is checked is what is kept.
+  local id, replace, latest = rawget(options, "id"), rawget(options, "replace"), rawget(options, "latest")
+  local delays = { debounce = rawget(options, "debounce"), throttle = rawget(options, "throttle") }
+  if id ~= nil then checkId(id, fname, position) end
   for _, name in ipairs({ "debounce", "throttle" }) do
-    local seconds = options[name]
+    local seconds = delays[name]
     if seconds ~= nil then
       if type(seconds) ~= "number" or seconds ~= seconds or seconds < 0 or seconds > limits.maxEffectDelay then
         error(where() .. bad .. name .. " must be a finite number of seconds from 0 to " .. limits.maxEffectDelay .. ", got " .. tostring(seconds) .. ")", 0)
       end
-      if options.id == nil then
+      if id == nil then
         error(where() .. bad .. name .. " needs an id: the effects it " .. (name == "debounce" and "replaces" or "spaces out") .. " are those with the same id)", 0)
       end
     end
   end
-  if options.debounce ~= nil and options.throttle ~= nil then
+  if delays.debounce ~= nil and delays.throttle ~= nil then
     error(where() .. bad .. "debounce and throttle do not go together: choose one)", 0)
   end
-  for _, name in ipairs({ "replace", "latest" }) do
-    if options[name] ~= nil and type(options[name]) ~= "boolean" then
-      error(where() .. bad .. name .. " must be true or false, got " .. type(options[name]) .. ")", 0)
+  for name, value in next, { replace = replace, latest = latest } do
+    if type(value) ~= "boolean" then
+      error(where() .. bad .. name .. " must be true or false, got " .. type(value) .. ")", 0)
     end
   end
-  record.id, record.replace, record.debounce, record.throttle = options.id, options.replace == true, options.debounce, options.throttle
-  record.latest = options.latest ~= false
+  if replace and delays.throttle ~= nil then
+    error(where() .. bad .. "replace and throttle do not go together: replace would end every window)", 0)
+  end
+  record.id, record.replace, record.debounce, record.throttle = id, replace == true, delays.debounce, delays.throttle
+  record.latest = latest ~= false
   return record
 end
 
@@ -790,6 +800,8 @@ function storeMethods.after(self, seconds, action, options)
   local record = effectOptions({ kind = "after", seconds = seconds, actions = actionsFrom(action) }, options, "after", 3)
   local effects = event.effects
   effects[#effects + 1] = record
+  if record.id ~= nil then event.cancels[record.id] = nil end  -- a later cancel of it counts again
+  event.started = event.started + 1
 end
 
 function storeMethods.fetch(self, url, types, options)
@@ -799,13 +811,16 @@ function storeMethods.fetch(self, url, types, options)
   if type(url) ~= "string" or not (url:find("^https?://")) then
     error(where() .. "bad argument #1 to 'fetch' (an http(s) URL expected, got '" .. tostring(url) .. "')", 0)
   end
-  if type(types) ~= "table" or type(types.ok) ~= "string" or type(types.fail) ~= "string" then
+  local ok, fail = type(types) == "table" and rawget(types, "ok"), type(types) == "table" and rawget(types, "fail")
+  if type(ok) ~= "string" or type(fail) ~= "string" then
     error(where() .. "bad argument #2 to 'fetch' ({ ok = \"type\", fail = \"type\" } expected)", 0)
   end
   checkCapability("fetch", url)
-  local record = effectOptions({ kind = "fetch", url = url, ok = types.ok, fail = types.fail }, options, "fetch", 3)
+  local record = effectOptions({ kind = "fetch", url = url, ok = ok, fail = fail }, options, "fetch", 3)
   local effects = event.effects
   effects[#effects + 1] = record
+  if record.id ~= nil then event.cancels[record.id] = nil end  -- a later cancel of it counts again
+  event.started = event.started + 1
 end
 
 -- Cancels the effects started with { id = id } (their actions never arrive), once this event
@@ -817,6 +832,12 @@ function storeMethods.cancel(self, id)
     error(where() .. "effects (store:after, store:fetch, store:cancel) are available to screens only", 0)
   end
   checkId(id, "cancel", 1)
+  if event.cancels[id] then return end  -- cancelled once already in this event
+  if event.cancelCount >= 1000 then
+    error(where() .. "more than 1000 different ids cancelled in one event (store:cancel); cancel fewer", 0)
+  end
+  event.cancels[id] = true
+  event.cancelCount = event.cancelCount + 1
   local effects = event.effects
   effects[#effects + 1] = { kind = "cancel", id = id }
 end

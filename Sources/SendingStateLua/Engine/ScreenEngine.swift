@@ -352,20 +352,25 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   }
 
   /// Starts `effect` under `id` after `delay` seconds of the screen's clock.
-  private func run(_ effect: EngineBatch.Effect, id: String?, delay: Double) {
+  private func run(_ effect: EngineBatch.Effect, id: String?, delay rawDelay: Double) {
     let limits = runtime.limits
     let clock = runtime.clock
     let virtual = clock as? VirtualClock
+    // The kernel checked the delays; this is the last line before a clock (never a trap).
+    // (A debounced timer waits for both, so twice the longest delay.)
+    let longest = 2 * Double(limits.maxEffectDelay.components.seconds)
+    func bounded(_ seconds: Double) -> Double { seconds.isFinite ? min(max(seconds, 0), longest) : longest }
+    let delay = bounded(rawDelay)
     switch effect {
     case .cancel:
       return
     case .after(let seconds, let actions, _):
       // One timer for the delay and the wait (a debounced timer is a longer timer).
-      let total = delay + seconds
+      let total = bounded(delay + seconds)
       if let virtual {
         // Set now, so an advance that comes before the task runs still passes it.
         let ticket = virtual.schedule(after: total)
-        startEffect(id: id) {
+        startEffect(id: id, ticket: ticket) {
           try await virtual.wait(for: ticket)
           return actions
         }
@@ -379,7 +384,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       guard let url = URL(string: source) else { return }
       let fetcher = runtime.fetcher
       let ticket = delay > 0 ? virtual?.schedule(after: delay) : nil
-      startEffect(id: id) {
+      startEffect(id: id, ticket: ticket) {
         if let ticket, let virtual {
           try await virtual.wait(for: ticket)
         } else if delay > 0 {
@@ -407,37 +412,48 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     }
   }
 
-  /// Throttle windows by effect id: when the current window ends (screen clock time), and the
-  /// effect waiting for it, if any.
-  private var throttles: [String: (end: Double, waiting: EngineBatch.Effect?)] = [:]
+  /// A throttle window: when it ends (screen clock time), the effect waiting for its end, and
+  /// a token naming the window (a timer acts only on its own window).
+  private struct ThrottleWindow {
+    var end: Double
+    var waiting: EngineBatch.Effect?
+    var token: Int
+  }
+  /// Throttle windows by effect id; expired ones are dropped as new ones open.
+  private var throttles: [String: ThrottleWindow] = [:]
+  private var nextWindow = 0
 
   /// At most one effect with `id` per `window` seconds: the first starts at once; one that
   /// comes within the window waits for its end (the latest, or the first with `latest = false`);
   /// the others are dropped.
-  private func throttle(_ effect: EngineBatch.Effect, id: String, window: Double, latest: Bool) {
+  private func throttle(_ effect: EngineBatch.Effect, id: String, window rawWindow: Double, latest: Bool) {
+    let limits = runtime.limits
+    let longest = Double(limits.maxEffectDelay.components.seconds)
+    let window = rawWindow.isFinite ? min(max(rawWindow, 0), longest) : longest
     let now = runtime.clock.now
     guard let open = throttles[id], now < open.end else {
-      throttles[id] = (now + window, nil)
+      if throttles.count >= 64 {
+        // Windows of ids no longer used: ended, with nothing waiting.
+        throttles = throttles.filter { $0.value.end > now || $0.value.waiting != nil }
+      }
+      nextWindow += 1
+      throttles[id] = ThrottleWindow(end: now + window, waiting: nil, token: nextWindow)
       run(effect, id: id, delay: 0)
       return
     }
     if open.waiting == nil {
       // The window's end starts whichever effect waits then (a timer under the same id, so
-      // store:cancel(id) stops it too).
+      // store:cancel(id) stops it too). It reaches the engine through its target, so a
+      // reload's engine (which adopts it) ends the window.
       throttles[id]?.waiting = effect
       let delay = max(0, open.end - now)
       let clock = runtime.clock
       let ticket = (clock as? VirtualClock)?.schedule(after: delay)
-      startEffect(id: id) { [weak self] in
+      startEffect(id: id, ticket: ticket, endsWindow: (id, open.token, window)) {
         if let ticket, let virtual = clock as? VirtualClock {
           try await virtual.wait(for: ticket)
         } else {
           try await clock.sleep(seconds: delay)
-        }
-        await MainActor.run {
-          guard let self, let waiting = self.throttles[id]?.waiting else { return }
-          self.throttles[id] = (self.runtime.clock.now + window, nil)
-          self.run(waiting, id: id, delay: 0)
         }
         return []
       }
@@ -446,10 +462,25 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     }
   }
 
+  /// A throttle window's timer fired: its waiting effect starts and opens the next window.
+  private func endWindow(id: String, token: Int, length: Double) {
+    guard let open = throttles[id], open.token == token else { return }  // cancelled, or another window
+    guard let waiting = open.waiting else {
+      throttles[id] = nil
+      return
+    }
+    nextWindow += 1
+    throttles[id] = ThrottleWindow(end: runtime.clock.now + length, waiting: nil, token: nextWindow)
+    run(waiting, id: id, delay: 0)
+  }
+
   /// Cancels the running effects started under `id`, and its throttle window.
   private func cancelEffects(id: String) {
+    let virtual = runtime.clock as? VirtualClock
     for (number, effect) in effects where effect.target.name == id {
       effect.task.cancel()
+      // A virtual timer whose task has not run yet would still fire at the next advance.
+      if let ticket = effect.target.ticket { virtual?.cancel(ticket) }
       effects[number] = nil
     }
     throttles[id] = nil
@@ -457,11 +488,15 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
 
   /// Runs `work` in the background; its actions come back as an event of their own, to the
   /// engine the effect belongs to then (a reload hands effects on).
-  private func startEffect(id: String? = nil, _ work: @escaping @Sendable () async throws -> [LuaValue]) {
+  private func startEffect(
+    id: String? = nil, ticket: Int? = nil, endsWindow: (id: String, token: Int, length: Double)? = nil,
+    _ work: @escaping @Sendable () async throws -> [LuaValue]
+  ) {
     guard !isClosed else { return }
     nextEffect += 1
     let target = EffectTarget(engine: self, id: nextEffect)
     target.name = id
+    target.ticket = ticket
     let task = Task { @MainActor [target] in
       let actions: [LuaValue]
       do {
@@ -472,6 +507,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       }
       guard let engine = target.engine, !Task.isCancelled else { return }
       engine.effects[target.id] = nil
+      if let window = endsWindow { engine.endWindow(id: window.id, token: window.token, length: window.length) }
       if !actions.isEmpty { engine.deliverEffect(actions) }
       engine.finishedEffects += 1
     }
@@ -497,6 +533,10 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       effects[nextEffect] = effect
     }
     other.effects.removeAll()
+    // Throttle windows go with their timers.
+    throttles.merge(other.throttles) { mine, _ in mine }
+    nextWindow = max(nextWindow, other.nextWindow)
+    other.throttles.removeAll()
   }
 
   /// The number of effects still running.
@@ -610,6 +650,17 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   // MARK: - Closing
 
   /// Stops the engine: effects cancelled, handlers removed, no script runs again.
+  /// Cancels every running effect (their actions never arrive), keeping the screen open.
+  func cancelAllEffects() {
+    let virtual = runtime.clock as? VirtualClock
+    for effect in effects.values {
+      effect.task.cancel()
+      if let ticket = effect.target.ticket { virtual?.cancel(ticket) }
+    }
+    effects.removeAll()
+    throttles.removeAll()
+  }
+
   func close() {
     guard !isClosed else { return }
     isClosed = true
@@ -631,6 +682,8 @@ final class EffectTarget {
   var id: Int
   /// The id the script gave (`{ id = "search" }`), for store:cancel.
   var name: String?
+  /// The virtual clock's timer the effect waits for, if any (removed when it is cancelled).
+  var ticket: Int?
 
   init(engine: ScreenEngine, id: Int) {
     self.engine = engine

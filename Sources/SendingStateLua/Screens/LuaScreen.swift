@@ -484,6 +484,12 @@ public final class LuaScreen {
   /// The number of effects still running.
   public var pendingEffects: Int { engine.pendingEffects }
 
+  /// Cancels every effect still running (timers, fetches, debounces, throttle windows): their
+  /// actions never arrive. The screen stays open (a spec's `screen:skip_in_flight()`).
+  public func cancelEffects() {
+    engine.cancelAllEffects()
+  }
+
   /// Moves the screen's ``VirtualClock`` on by `seconds`: every timer due by then fires in time
   /// order — those its actions start within the window too — and its actions are handled
   /// before this returns (their errors are in ``asyncErrors``).

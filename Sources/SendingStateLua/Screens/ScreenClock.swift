@@ -26,9 +26,11 @@ public struct SystemScreenClock: ScreenClock {
   /// `Date().timeIntervalSince1970`.
   public var now: Double { Date().timeIntervalSince1970 }
 
-  /// `Task.sleep`.
+  /// `Task.sleep`. A delay that is not finite, or longer than a day, is clamped (delays from
+  /// scripts are checked before they get here; this is the last line).
   public func sleep(seconds: Double) async throws {
-    try await Task.sleep(for: .milliseconds(Int64((seconds * 1000).rounded())))
+    let bounded = seconds.isFinite ? min(max(seconds, 0), 86_400) : 86_400
+    try await Task.sleep(for: .milliseconds(Int64((bounded * 1000).rounded())))
   }
 }
 
@@ -79,6 +81,15 @@ public final class VirtualClock: ScreenClock, @unchecked Sendable {
       sleepers[nextID] = Sleeper(deadline: deadline, fired: false)
       return nextID
     }
+  }
+
+  /// Removes the timer of `ticket` (an effect cancelled before it waited): an advance no longer
+  /// fires it, and a later ``wait(for:)`` on it throws `CancellationError`.
+  public func cancel(_ ticket: Int) {
+    let continuation: CheckedContinuation<Void, any Error>? = lock.withLock {
+      sleepers.removeValue(forKey: ticket)?.continuation
+    }
+    continuation?.resume(throwing: CancellationError())
   }
 
   /// Waits until the timer of `ticket` fires; throws `CancellationError` when the task is

@@ -156,6 +156,83 @@ struct EffectTests {
     #expect(task.isCancelled)
   }
 
+  @Test("TCA-6: a store released while its debounced work runs goes away and cancels it")
+  func releaseDuringDebouncedWork() async {
+    let clock = TestClock()
+    final class Seen: @unchecked Sendable { var cancelled = false }
+    let seen = Seen()
+    var store: ReducerStore<Int, Act>? = ReducerStore(
+      initialState: 0,
+      reducer: Reducer { _, _ in
+        .run { _ in
+          do { try await Task.sleep(for: .seconds(3600)) } catch { seen.cancelled = true }
+        }
+        .debounce(id: "d", for: .milliseconds(100), clock: clock)
+      })
+    weak let released = store
+    store?.send(.forever)
+    await clock.advance(by: .milliseconds(100))  // the debounce fired: the work runs
+    store = nil
+    for _ in 0..<100 where !seen.cancelled { await Task.yield() }
+    #expect(released == nil)
+    #expect(seen.cancelled)
+  }
+
+  @Test("cancelling an outer id closes the throttle window inside it: the next effect runs at once")
+  func outerCancelClosesThrottleWindow() async {
+    let clock = TestClock()
+    let store = ReducerStore(
+      initialState: [String](),
+      reducer: Reducer<[String], Act> { log, action in
+        switch action {
+        case .tick(let name):
+          return Effect.send(.got(name)).throttle(id: "t", for: .seconds(1), clock: clock).cancellable(id: "outer")
+        case .stop:
+          return .cancel(id: "outer")
+        case .got(let name):
+          log.append(name)
+          return .none
+        default:
+          return .none
+        }
+      })
+    store.send(.tick("a"))
+    store.send(.tick("b"))  // waits for the window's end
+    store.send(.stop)
+    await clock.advance(by: .seconds(2))
+    #expect(store.state == ["a"])
+    store.send(.tick("c"))
+    #expect(store.state == ["a", "c"])
+  }
+
+  @Test("StoreTask.cancel() after a debounce fired cancels the work it started")
+  func cancelAfterDebounceFired() async {
+    let clock = TestClock()
+    let store = ReducerStore(
+      initialState: [String](),
+      reducer: Reducer<[String], Act> { log, action in
+        switch action {
+        case .search(let query):
+          return Effect<Act>.run { send in
+            try await clock.sleep(for: .seconds(1))
+            send(.got(query))
+          }
+          .debounce(id: "s", for: .milliseconds(300), clock: clock)
+        case .got(let name):
+          log.append(name)
+          return .none
+        default:
+          return .none
+        }
+      })
+    let task = store.send(.search("late"))
+    await clock.advance(by: .milliseconds(300))  // the debounce fired; the work sleeps
+    task.cancel()
+    await clock.advance(by: .seconds(2))
+    #expect(store.state == [])
+    #expect(task.isCancelled)
+  }
+
   @Test("TCA-13: send(…).finish() waits for the action's effects; cancel() cancels them")
   func storeTask() async {
     let clock = TestClock()
@@ -206,6 +283,6 @@ struct EffectTests {
       for index in 0..<100 { store.handle(action: .got("\(index)")) }
     }.value
     for _ in 0..<1_000 where store.state.count < 100 { await Task.yield() }
-    #expect(Set(store.state) == Set((0..<100).map { "\($0)" }))
+    #expect(store.state == (0..<100).map { "\($0)" })  // all of them, in the order handed over
   }
 }

@@ -64,15 +64,20 @@ struct ScopedStoreTests {
     _ = token
   }
 
-  @Test("TCA-9: scoping twice with the same paths returns the same store; scoping a scope composes")
-  func scopeIdentity() {
+  @Test("scoping twice gives stores that behave the same; the same path with another embedding wraps its own way; scopes compose")
+  func scopeComposition() {
     let store = ReducerStore(initialState: Parent(), reducer: parentReducer)
     let a = store.scope(state: \.child, action: ParentAction.child)
     let b = store.scope(state: \.child, action: ParentAction.child)
-    #expect(a === b)
+    a.send(.increment)
+    #expect(b.state.count == 1)
+    // The same key path and action type, embedded another way: not a cached `a`.
+    let viaOptional = store.scope(state: \.child, action: ParentAction.optional)
+    viaOptional.send(.increment)  // becomes .optional(.increment): ignored while optional is nil
+    #expect(store.state.child.count == 1)
     let count = a.scope(state: \.count, action: { (action: ChildAction) in action })
     a.send(.increment)
-    #expect(count.state == 1)
+    #expect(count.state == 2)
   }
 
   @Test("CF-13: a pulled-back reducer ignores actions it does not extract; optional() ignores actions while nil")
@@ -121,5 +126,12 @@ struct ScopedStoreTests {
     store.detachBinder()
     store.send(.increment)
     #expect(view.label.text == "1")
+
+    // Type-erased, the store still takes its senders' actions synchronously.
+    let erased = AnyActionHandlingProvider(store)
+    let other = CounterView()
+    #expect(erased.attach(to: other).isEmpty)
+    #expect(other.plus.simulateTap())
+    #expect(store.state.count == 3)
   }
 }
