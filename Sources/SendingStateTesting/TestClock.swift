@@ -148,8 +148,13 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
   }
 
-  /// Lets the main actor run what woke: the woken sleep's return (which passes through the
-  /// global executor) and the main-actor work after it.
+  /// Lets the main actor run what woke, and lets sleeps that are on their way register.
+  ///
+  /// NB: `Clock.sleep` is `nonisolated`, so an effect on the main actor that starts sleeping
+  /// reaches ``sleep(until:tolerance:)`` through the global executor: its registration is not
+  /// ordered with the main actor's jobs. Settling yields the main actor until the set of
+  /// sleeps stays the same across a yield round and a millisecond of real time (bounded), so
+  /// a sleep that an effect has started is registered before time moves.
   @MainActor
   private func settle(waitingFor id: UInt64? = nil) async {
     if let id {
@@ -159,6 +164,19 @@ public final class TestClock: Clock, @unchecked Sendable {
         await Task.yield()
       }
     }
-    for _ in 0..<32 { await Task.yield() }
+    var seen = lock.withLock { (sleepers.count, nextID) }
+    for _ in 0..<50 {
+      for _ in 0..<32 { await Task.yield() }
+      let now = lock.withLock { (sleepers.count, nextID) }
+      if now != seen {
+        seen = now
+        continue
+      }
+      try? await Task.sleep(for: .milliseconds(1))
+      for _ in 0..<32 { await Task.yield() }
+      let after = lock.withLock { (sleepers.count, nextID) }
+      if after == seen { return }
+      seen = after
+    }
   }
 }

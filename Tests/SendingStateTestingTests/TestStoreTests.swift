@@ -209,10 +209,16 @@ struct TestStoreTests {
     store.exhaustivity = .off
     await store.send(.load)
     let advancing = Task { @MainActor in
-      for _ in 0..<20 { await Task.yield() }
+      // Once the effect sleeps on the clock (it sent .increment first), time moves on.
+      var spins = 0
+      while clock.sleeperCount == 0, spins < 1_000_000 {
+        await Task.yield()
+        spins += 1
+      }
       await clock.advance(by: .seconds(1))
     }
-    await store.receive(.loaded("late"), timeout: .seconds(5)) { $0.text = "late" }
+    // Waits (the main actor is shared with every other test: a generous real-time bound).
+    await store.receive(.loaded("late"), timeout: .seconds(60)) { $0.text = "late" }
     await advancing.value
     #expect(failures.messages.isEmpty, "\(failures.messages)")
     #expect(store.state.count == 1 && store.state.text == "late")
