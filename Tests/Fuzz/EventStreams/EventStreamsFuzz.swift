@@ -59,8 +59,10 @@ func runStream(_ input: inout FuzzBytes) {
     if let error = error as? ScriptError, error.kind == .timeout { return }  // a loaded machine
     if let start {
       // A valid state may still make the example's own code fail (string.format("%d", 1e300)
-      // in configure, say): a runtime error of the script, not a refusal by the host.
-      let scriptFault = (error as? ScriptError)?.kind == .runtime
+      // in configure, say): an error of the script — a runtime error, or a library function's
+      // "bad argument" (classified as a type mismatch) — not a refusal by the host.
+      let kind = (error as? ScriptError)?.kind
+      let scriptFault = kind == .runtime || kind == .typeMismatch
       fuzzCheck(
         !startIsValid || scriptFault, "\(example) refused a start state valid under its schema: \(error)\n  state: \(brief(start))")
     } else {
