@@ -1,7 +1,7 @@
--- hostile: comparisons of two 4 MB strings: one instruction, a lot of work
+-- hostile: comparisons of two 4 MB strings: one instruction, a lot of work (a 1 s limit: building the strings must not use it up on a loaded machine)
 -- trigger: tap b
 -- expect: time limit exceeded
--- limits: budget=none
+-- limits: budget=none time=1000
 return {
   state = { ok = 0 },
   layout = function(ui)
