@@ -47,6 +47,10 @@ scripts/library-suites.sh "$(swift build --show-bin-path)/sendingstate"
 # screenshots.
 scripts/browser-test.sh
 
+# The DocC catalogs of the Swift libraries, with documentation warnings (a broken symbol link,
+# an undocumented parameter) as errors.
+scripts/docs.sh
+
 # A short fuzzing smoke (about a minute and a half): the fuzz targets replay their seeds and
 # fuzz a few seconds each; a crash, leak or broken invariant fails it.
 scripts/fuzz.sh --smoke

@@ -61,6 +61,10 @@ public final class TestStore<State: Equatable, Action: Equatable & Sendable> {
   /// - Parameters:
   ///   - initialState: the state before any action.
   ///   - reducer: the reducer under test.
+  ///   - fileID: the file of the call (failures are reported at the call).
+  ///   - filePath: the path of the file of the call.
+  ///   - line: the line of the call.
+  ///   - column: the column of the call.
   public init(
     initialState: State, reducer: Reducer<State, Action>,
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
@@ -110,6 +114,10 @@ public final class TestStore<State: Equatable, Action: Equatable & Sendable> {
   ///
   /// - Parameters:
   ///   - action: the action a user (or the test) sends.
+  ///   - fileID: the file of the call (failures are reported at the call).
+  ///   - filePath: the path of the file of the call.
+  ///   - line: the line of the call.
+  ///   - column: the column of the call.
   ///   - assert: mutates the state before the action into the expected state after it; leave
   ///     it out when the action must not change the state.
   /// - Returns: the effects the action started.
@@ -147,6 +155,10 @@ public final class TestStore<State: Equatable, Action: Equatable & Sendable> {
   /// - Parameters:
   ///   - action: the action expected next.
   ///   - timeout: how long to wait (real time; default ``timeout``).
+  ///   - fileID: the file of the call (failures are reported at the call).
+  ///   - filePath: the path of the file of the call.
+  ///   - line: the line of the call.
+  ///   - column: the column of the call.
   ///   - assert: mutates the state before the action into the expected state after it.
   public func receive(
     _ action: Action, timeout: Duration? = nil,
@@ -189,7 +201,12 @@ public final class TestStore<State: Equatable, Action: Equatable & Sendable> {
 
   /// Waits until every effect has finished; fails if some are still running after `timeout`.
   ///
-  /// - Parameter timeout: how long to wait (real time; default ``timeout``).
+  /// - Parameters:
+  ///   - timeout: how long to wait (real time; default ``timeout``).
+  ///   - fileID: the file of the call (failures are reported at the call).
+  ///   - filePath: the path of the file of the call.
+  ///   - line: the line of the call.
+  ///   - column: the column of the call.
   public func finish(
     timeout: Duration? = nil, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
   ) async {

@@ -17,7 +17,7 @@ extension BindingStore where State: Encodable {
   /// The store as JSON: `{"binderType": "<Binder>", "state": <state>}` with sorted keys.
   ///
   /// Decision (D-13): keys are sorted so snapshots are stable. Reading goes the other way on the
-  /// **raw** state (see ``decode(from:using:identifier:)``), as upstream does.
+  /// **raw** state (see ``decode(from:using:identifier:)-(Data,_,_)``), as upstream does.
   ///
   /// ```swift
   /// let json = try store.toJSONString()

@@ -45,7 +45,7 @@ public enum SenderEvent: Hashable, Sendable, CustomStringConvertible {
 
     /// Creates a gesture key.
     ///
-    /// Fix (D-8): this initializer is public (upstream's was internal), so ``SenderEventMappingContext/gesture(_:_:)``
+    /// Fix (D-8): this initializer is public (upstream's was internal), so ``SenderEventMappingContext/gesture(_:_:)-(_,()->[Action])``
     /// is usable from client code.
     public init(
       kind: Kind, states: Set<GestureState> = [.recognized], numberOfTaps: Int? = nil, numberOfTouches: Int? = nil,

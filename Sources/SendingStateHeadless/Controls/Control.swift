@@ -47,7 +47,7 @@ open class Control: View, ControlEventEmitting {
   }
 
   /// Fires `events` programmatically (like `UIControl.sendActions(for:)`), one event at a time
-  /// in ``ControlEvents/named`` order; each callback whose mask contains the event runs once,
+  /// in `ControlEvents.named` order; each callback whose mask contains the event runs once,
   /// in registration order. Works even when the control is disabled.
   public func sendActions(for events: ControlEvents) {
     for single in ControlEvents.named.map(\.event) where events.contains(single) {

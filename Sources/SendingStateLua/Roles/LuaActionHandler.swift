@@ -1,7 +1,7 @@
 import SendingState
 import SendingStateHeadless
 
-/// An action handler written in Lua for a Swift ``BindingStore``.
+/// An action handler written in Lua for a Swift `BindingStore`.
 ///
 /// The script returns `function(action, store)`. Actions arrive as Lua tables (``LuaValue``) or
 /// encoded from Swift values. The script changes state **only** through `store:update(fn)` or

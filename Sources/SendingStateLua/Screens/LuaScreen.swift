@@ -7,9 +7,9 @@ import SendingStateHeadless
 /// The script returns a table with `state`, `layout`, `configure` and optionally `name`,
 /// `schema`, `units`, `events` and `handle` (see the README for the contract). Everything that
 /// happens to the screen — a tap, an action, an effect's result, a list scrolling — is one event
-/// of the ``ScreenEngine``: the callbacks, every action in order, the validated store updates,
+/// of the `ScreenEngine`: the callbacks, every action in order, the validated store updates,
 /// `configure` and the rows run in one call into Lua, and either all of it is committed or none
-/// of it is. The committed state reaches the core's ``BindingStore`` (which observers watch),
+/// of it is. The committed state reaches the core's `BindingStore` (which observers watch),
 /// and the views, headless views built by `layout`, show it.
 ///
 /// ```swift
@@ -65,7 +65,7 @@ public final class LuaScreen {
     /// is an error at load that names what was not granted.
     public var capabilities: Capabilities?
     /// The capabilities of each plugin whose scripts the screen runs, by plugin name; a plugin
-    /// not listed has none. (Granting is the caller's business: ``SendingStatePlugins`` grants
+    /// not listed has none. (Granting is the caller's business: `SendingStatePlugins` grants
     /// what a manifest lists and the user allowed.)
     public var pluginCapabilities: [String: Capabilities] = [:]
     /// Modules written in Swift, by the name `require` finds them under: each a table of

@@ -3,7 +3,7 @@ import SendingStateHeadless
 
 /// The binder of a Lua screen: a headless view whose input is the screen's state.
 ///
-/// It is what the screen's ``BindingStore`` applies to, and it hosts the registrations of the
+/// It is what the screen's `BindingStore` applies to, and it hosts the registrations of the
 /// script's `events`. Its configurer has nothing to do: the engine ran the script's
 /// `configure` in the same event that produced the state, and applied its writes before the
 /// state reached the store.

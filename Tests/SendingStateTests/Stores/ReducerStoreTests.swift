@@ -160,6 +160,7 @@ struct ReducerStoreTests {
     store.send(.add("a"))
     #expect(store.state == ["enter a", "exit a", "enter b", "exit b"])  // RK-2
     #expect(diagnostics == [.sendFromReducer("add(\"b\")")])
+    store = nil  // the reducer holds the variable that holds the store: break the cycle
   }
 
   @Test("an Equatable state that does not change notifies no one; a non-Equatable one always notifies")
