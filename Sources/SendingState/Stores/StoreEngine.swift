@@ -23,17 +23,18 @@ final class StoreEngine<State, Action: Sendable> {
     let task: Task<Void, Never>
     let ids: [EffectID]
     let run: EffectRun
-    let origin: String
+    let origin: Action?
   }
   private var running: [UInt64: Running] = [:]
   private var nextRun: UInt64 = 0
-  private var origin = ""
+  /// The action whose effects are being started (described only when the test store asks).
+  private var origin: Action?
   private var startedBySend: [Task<Void, Never>]?
 
   // Open throttle windows, by id.
   private struct Window {
     let token: UInt64
-    var pending: (effect: Effect<Action>, ids: [EffectID], origin: String)?
+    var pending: (effect: Effect<Action>, ids: [EffectID], origin: Action?)?
   }
   private var windows: [EffectID: Window] = [:]
 
@@ -88,7 +89,7 @@ final class StoreEngine<State, Action: Sendable> {
         let effect = reducer.reduce(&next, action)
         isReducing = false
         state = next
-        origin = String(describing: action)
+        origin = action
         _ = start(effect, ids: [])
         if policy == .everyAction {
           notify()  // an observer's sends join the queue
@@ -276,7 +277,7 @@ final class StoreEngine<State, Action: Sendable> {
 
   /// The actions whose effects are still running, oldest first (for the test store).
   var inFlightOrigins: [String] {
-    running.sorted { $0.key < $1.key }.map(\.value.origin)
+    running.sorted { $0.key < $1.key }.map { $0.value.origin.map { String(describing: $0) } ?? "?" }
   }
 
   /// Cancels every running effect (the test store's `skipInFlightEffects`).
