@@ -70,7 +70,8 @@ struct SpecRunnerTests {
 struct SpecTestStoreTests {
   @Test("TCA-10.5 in Lua: unreceived actions and running effects fail the test that owes them, and only that test")
   func obligations() async throws {
-    let run = try await runSpecs([toolFixture("specs/obligations_spec.lua")])
+    // (A generous per-test time: this runner shares the main actor with the other suites.)
+    let run = try await runSpecs([toolFixture("specs/obligations_spec.lua")]) { $0.timeout = 120 }
     let fixture = toolFixture("specs") + "/"
     #expect(run.runner.summaryLine == "2 passed, 2 failed", "\(run.output)")
     #expect(run.output.contains("""
