@@ -47,6 +47,26 @@ struct LuaRuntimeTests {
     }
   }
 
+  @Test("host chunks (\"=name\") are compiled once per name and text; another text under the same name is compiled anew")
+  func hostChunkCache() throws {
+    let name = "=host-cache-test-\(UUID().uuidString)"
+    let runtime = try LuaRuntime()
+    #expect(try runtime.call(runtime.load("return 'first'", chunkName: name)) == ["first"])
+    // Loaded again from the cache in a fresh state, and still the same code.
+    let fresh = try LuaRuntime()
+    #expect(try fresh.call(fresh.load("return 'first'", chunkName: name)) == ["first"])
+    // Same name, other text: never the cached bytecode.
+    #expect(try runtime.call(runtime.load("return 'second'", chunkName: name)) == ["second"])
+    #expect(try runtime.call(runtime.load("return 'first'", chunkName: name)) == ["first"])
+    // A binary chunk handed to a host name is still refused (the cache only loads its own bytes).
+    let trusted = try LuaRuntime(configuration: .init(mode: .trusted))
+    guard case .string(let binary) = try trusted.evaluate("return string.dump(function() return 1 end)")[0] else {
+      Issue.record("no bytecode")
+      return
+    }
+    #expect(throws: ScriptError.self) { try trusted.load(binary, chunkName: "=binary-\(UUID().uuidString)") }
+  }
+
   @Test("Swift functions: arguments, results, and errors that name the function")
   func swiftFunctions() throws {
     let runtime = try LuaRuntime()
