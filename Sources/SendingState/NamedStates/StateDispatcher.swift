@@ -1,0 +1,141 @@
+/// Applies the named states of one object, one at a time (XCEState's dispatcher).
+///
+/// Rules (XS-1…XS-8):
+/// - Applying a state the object is not in runs its `onSet`, then its `onUpdate`, inside the
+///   transition; the object is in the state (``phase`` `.ready(current:)`) once the transition
+///   completes.
+/// - Applying the current state again runs only its `onUpdate` (nothing, without one) and
+///   completes with `true`.
+/// - Applies are served in order: while a transition runs (``phase`` `.inTransition`), later
+///   applies wait, and their changes run only after it completes.
+/// - Each apply's completion is called exactly once, in order, with whether its transition
+///   finished.
+/// - A transition that completes with `false` was interrupted: the current state stays what it
+///   was, and the applies waiting behind it are dropped (their completions get `false`): they
+///   were asked for on the assumption that it would land. Apply again to go on.
+/// - The object is held weakly: once it is gone, no changes run and every waiting apply
+///   completes with `false`.
+@MainActor
+public final class StateDispatcher<Target: Stateful> {
+  /// Where the dispatcher stands.
+  public enum Phase: Equatable, Sendable {
+    /// No transition runs; `current` is the object's state (nil before the first apply).
+    case ready(current: String?)
+    /// A transition from `previous` to `target` runs.
+    case inTransition(previous: String?, target: String)
+  }
+
+  private struct Pending {
+    let state: NamedState<Target>
+    let transition: Transition<Target>?
+    let completion: (@MainActor (Bool) -> Void)?
+  }
+
+  /// The object whose states this dispatcher applies (nil once it is gone).
+  public private(set) weak var target: Target?
+  /// Where the dispatcher stands: ready in a state, or in a transition.
+  public private(set) var phase: Phase = .ready(current: nil)
+  private var queue: [Pending] = []
+  private var queueHead = 0
+  private var isDraining = false
+  /// Counts transitions, so a late or repeated completion acts only on its own transition.
+  private var transitionToken = 0
+
+  /// A dispatcher for `target`, ready with no current state. Most code uses
+  /// ``Stateful/states`` instead, which keeps one per object.
+  ///
+  /// - Parameter target: the object; held weakly.
+  public init(for target: Target) {
+    self.target = target
+  }
+
+  /// The name of the object's current state (nil before the first apply completes).
+  public var current: String? {
+    switch phase {
+    case .ready(let current): current
+    case .inTransition(let previous, _): previous
+    }
+  }
+
+  /// The number of applies waiting for the running transition.
+  public var waiting: Int { queue.count - queueHead }
+
+  /// Applies `state`, now or once the applies before it are done.
+  ///
+  /// - Parameters:
+  ///   - state: the state to apply.
+  ///   - transition: how; nil (the default) uses the type's ``Stateful/defaultTransition``;
+  ///     ``Transition/instantly`` applies synchronously whatever the default.
+  ///   - completion: called once, with whether the transition finished.
+  public func apply(
+    _ state: NamedState<Target>, via transition: Transition<Target>? = nil,
+    completion: (@MainActor (_ finished: Bool) -> Void)? = nil
+  ) {
+    queue.append(Pending(state: state, transition: transition, completion: completion))
+    drain()
+  }
+
+  /// Starts waiting applies while the dispatcher is ready. (A loop, not recursion: a long run
+  /// of instant applies, or a completion that applies again, never deepens the stack.)
+  private func drain() {
+    guard !isDraining else { return }
+    isDraining = true
+    defer { isDraining = false }
+    while case .ready(let current) = phase, queueHead < queue.count {
+      let next = queue[queueHead]
+      queueHead += 1
+      if queueHead > 64, queueHead * 2 > queue.count {
+        queue.removeFirst(queueHead)
+        queueHead = 0
+      }
+      start(next, from: current)
+    }
+  }
+
+  private func start(_ pending: Pending, from current: String?) {
+    guard let target else {
+      // The object is gone: nothing runs; this apply and every waiting one end unfinished.
+      dropWaiting(after: pending)
+      return
+    }
+    let name = pending.state.name
+    let isUpdate = current == name
+    transitionToken += 1
+    let token = transitionToken
+    phase = .inTransition(previous: current, target: name)
+    var changed = false
+    let state = pending.state
+    let changes: @MainActor () -> Void = { [weak self, weak target] in
+      guard let self, token == self.transitionToken, !changed, let target else { return }
+      changed = true
+      if !isUpdate { state.onSet(target) }
+      state.onUpdate?(target)
+    }
+    let completion: @MainActor (Bool) -> Void = { [weak self] finished in
+      guard let self, token == self.transitionToken, case .inTransition = self.phase else { return }
+      // Finished means the changes ran (a transition that completes without them did not
+      // apply the state).
+      let landed = finished && changed
+      self.transitionToken += 1  // later calls of this completion or these changes do nothing
+      self.phase = .ready(current: landed ? name : current)
+      if landed { pending.completion?(true) } else { self.dropWaiting(after: pending) }
+      self.drain()
+    }
+    (pending.transition ?? Target.defaultTransition).body(target, changes, completion)
+  }
+
+  /// Ends `first` and every waiting apply unfinished, in order (an interrupted transition, or
+  /// the object gone). The queue is emptied first, so an apply made by one of these completions
+  /// is a new request, served afterwards.
+  private func dropWaiting(after first: Pending) {
+    let dropped = queue[queueHead...]
+    queue = []
+    queueHead = 0
+    first.completion?(false)
+    for pending in dropped { pending.completion?(false) }
+  }
+}
+
+extension StateDispatcher: TargetHolding {
+  var holdsTarget: Bool { target != nil }
+}
