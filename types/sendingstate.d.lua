@@ -234,7 +234,6 @@
 ---@field fetch fun(self: SSStore, url: string, types: { ok: string, fail: string }, options: SSEffectOptions?) HTTP GET; the result comes back as an action (an effect).
 ---@field cancel fun(self: SSStore, id: string) Cancels the effects started with this id (pending debounced and throttled ones too); their actions never arrive.
 
----A server-driven unit's script.
 ---An effect a screen's reduce returns: a timer, a fetch, or an action to queue.
 ---@class SSEffect
 ---@field after number? Seconds until `action` is dispatched.
@@ -258,6 +257,14 @@
 ---@field throttle number? At most one effect with the id per this many seconds: the first at once, the kept one at the window's end.
 ---@field latest boolean? For throttle: keep the latest effect of a window (default) or the first.
 
+---A named state of a screen (`states.<name>`): what changes on entering it, on each commit in it, and after its transition.
+---@class SSNamedState
+---@field set (fun(view: SSViews, state: table))? Runs when the screen enters the state (then update runs).
+---@field update (fun(view: SSViews, state: table))? Runs on every commit in the state, and after set.
+---@field done (fun(view: SSViews, state: table))? Runs when the transition's time has passed.
+---@field transition number? Seconds the state takes to become current (default 0: at once).
+
+---A server-driven unit's script.
 ---@class SSUnitModule
 ---@field layout fun(ui: SSUI): SSView
 ---@field configure (fun(view: SSViews, data: table, state: table))?
@@ -274,6 +281,8 @@
 ---@field events (fun(view: SSViews, on: SSOn))? Declares sender → event → actions.
 ---@field handle (fun(action: SSAction, store: SSStore))? Changes state through the store.
 ---@field reduce (fun(state: table, action: SSAction): table?, SSEffect[]?)? Instead of handle: a pure function from the state and an action to the next state (nil: unchanged) and effects.
+---@field states table<string, SSNamedState>? Named states: per name { set, update, done = fun(view, state), transition = seconds }; state_name picks one per commit.
+---@field state_name (fun(state: table): string)? With states: the name of the state's named state (e.g. return state.phase).
 ---@field capabilities table? What the screen needs beyond computing: { "timers", "clock", net = { "api.example.com" } }.
 ---@field components table<string, table>? The screen's own ui.<name> components.
 
@@ -282,6 +291,7 @@
 ---@field state table A snapshot of the screen's state.
 ---@field actions SSActionTable[] The actions dispatched so far.
 ---@field pending integer How many effects are still running.
+---@field named {current: string?, from: string?, to: string?}? The named state (`states`): current, and from/to while a transition runs; nil without `states`.
 ---@field time number The screen's clock: seconds since 1970 (virtual with ss.open(path, { clock = … })).
 ---@field view SSViews view.<id>.<property> reads a view's property (read-only).
 ---@field tap fun(self: SSScreen, id: string) touchUpInside on a control, a tap gesture on a view.

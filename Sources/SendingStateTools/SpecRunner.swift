@@ -374,6 +374,20 @@ public final class SpecRunner {
       try MainActor.assumeIsolated { try call.push(.integer(Int64(try screen(call).pendingEffects))) }
       return 1
     })
+    prims.setField("named", to: runtime.makeFunction("named") { call in
+      try MainActor.assumeIsolated {
+        switch try screen(call).namedState {
+        case nil: try call.push(.nil)
+        case .ready(let current)?:
+          try call.push(.table(LuaTable(fields: current.map { ["current": .string($0)] } ?? [:])))
+        case .inTransition(let previous, let target)?:
+          var fields: [String: LuaValue] = ["to": .string(target)]
+          if let previous { fields["current"] = .string(previous); fields["from"] = .string(previous) }
+          try call.push(.table(LuaTable(fields: fields)))
+        }
+      }
+      return 1
+    })
     // The test store (`screen:expect`, `screen:receive`): record a screen's committed steps
     // from now on; hand out the steps after a count; perform an action as one event.
     prims.setField("track", to: runtime.makeFunction("track") { [weak self] call in

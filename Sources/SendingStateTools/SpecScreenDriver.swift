@@ -352,6 +352,7 @@ enum SpecScreenDriver {
             if key == "state" then return prims.state(handle) end
             if key == "actions" then return prims.actions(handle) end
             if key == "pending" then return prims.pending(handle) end
+            if key == "named" then return prims.named(handle) end
             if key == "time" then return prims.time(handle) end
             if key == "view" then
               return setmetatable({}, {

@@ -157,7 +157,6 @@ public enum StubGenerator {
       lines.append("---@field \(member.name) \(member.signature) \(member.doc)")
     }
     lines.append("")
-    lines.append("---A server-driven unit's script.")
     lines.append("---An effect a screen's reduce returns: a timer, a fetch, or an action to queue.")
     lines.append("---@class SSEffect")
     lines.append("---@field after number? Seconds until `action` is dispatched.")
@@ -181,6 +180,14 @@ public enum StubGenerator {
     lines.append("---@field throttle number? At most one effect with the id per this many seconds: the first at once, the kept one at the window's end.")
     lines.append("---@field latest boolean? For throttle: keep the latest effect of a window (default) or the first.")
     lines.append("")
+    lines.append("---A named state of a screen (`states.<name>`): what changes on entering it, on each commit in it, and after its transition.")
+    lines.append("---@class SSNamedState")
+    lines.append("---@field set (fun(view: SSViews, state: table))? Runs when the screen enters the state (then update runs).")
+    lines.append("---@field update (fun(view: SSViews, state: table))? Runs on every commit in the state, and after set.")
+    lines.append("---@field done (fun(view: SSViews, state: table))? Runs when the transition's time has passed.")
+    lines.append("---@field transition number? Seconds the state takes to become current (default 0: at once).")
+    lines.append("")
+    lines.append("---A server-driven unit's script.")
     lines.append("---@class SSUnitModule")
     lines.append("---@field layout fun(ui: SSUI): SSView")
     lines.append("---@field configure (fun(view: SSViews, data: table, state: table))?")
@@ -197,6 +204,8 @@ public enum StubGenerator {
     lines.append("---@field state table A snapshot of the screen's state.")
     lines.append("---@field actions SSActionTable[] The actions dispatched so far.")
     lines.append("---@field pending integer How many effects are still running.")
+    lines.append(
+      "---@field named {current: string?, from: string?, to: string?}? The named state (`states`): current, and from/to while a transition runs; nil without `states`.")
     lines.append("---@field time number The screen's clock: seconds since 1970 (virtual with ss.open(path, { clock = … })).")
     lines.append("---@field view SSViews view.<id>.<property> reads a view's property (read-only).")
     for member in driverMethods {

@@ -1,6 +1,6 @@
 -- Search: type to search teas. A query is searched after 0.3 s of quiet typing (debounce), a
 -- newer query replaces the search under way, clearing the field cancels it. Written as a pure
--- reducer, with the phases idle / loading / ready / failed.
+-- reducer, with the named states idle / loading / ready / failed.
 --
 --   sendingstate test examples/search          (the spec fakes the API and the clock)
 local API = "https://api.example.com/teas?q="
@@ -26,19 +26,44 @@ return {
     }
   end,
 
+  -- The list shows the results; the rest of the screen follows the named state.
   configure = function(view, state)
-    if state.phase == "loading" then
-      view.status.text = "Searching…"
-    elseif state.phase == "failed" then
-      view.status.text = "Could not search: " .. state.problem
-    elseif state.phase == "ready" then
-      view.status.text = #state.results == 0 and "No teas match." or (#state.results .. " teas")
-    else
-      view.status.text = "Type to search."
-    end
-    view.results.hidden = state.phase ~= "ready"
     view.results.rows = state.results
   end,
+
+  -- Named states: state_name picks one from the phase. Entering a state runs its set, then its
+  -- update; a commit that stays in it runs its update. The results fade in over 0.25 s: ready
+  -- becomes current (and its done runs) once that time has passed.
+  state_name = function(state) return state.phase end,
+  states = {
+    idle = {
+      set = function(view)
+        view.status.text = "Type to search."
+        view.results.hidden = true
+      end,
+    },
+    loading = {
+      set = function(view)
+        view.status.text = "Searching…"
+        view.results.alpha = 0.5
+      end,
+    },
+    ready = {
+      set = function(view)
+        view.results.hidden = false
+        view.results.alpha = 0
+      end,
+      update = function(view, state)
+        view.status.text = #state.results == 0 and "No teas match." or (#state.results .. " teas")
+      end,
+      done = function(view) view.results.alpha = 1 end,
+      transition = 0.25,
+    },
+    failed = {
+      set = function(view) view.results.hidden = true end,
+      update = function(view, state) view.status.text = "Could not search: " .. state.problem end,
+    },
+  },
 
   events = function(view, on)
     on(view.query, "editingChanged", function(_, sender)

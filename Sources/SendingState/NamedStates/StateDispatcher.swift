@@ -17,14 +17,6 @@
 ///   completes with `false`.
 @MainActor
 public final class StateDispatcher<Target: Stateful> {
-  /// Where the dispatcher stands.
-  public enum Phase: Equatable, Sendable {
-    /// No transition runs; `current` is the object's state (nil before the first apply).
-    case ready(current: String?)
-    /// A transition from `previous` to `target` runs.
-    case inTransition(previous: String?, target: String)
-  }
-
   private struct Pending {
     let state: NamedState<Target>
     let transition: Transition<Target>?
@@ -34,7 +26,7 @@ public final class StateDispatcher<Target: Stateful> {
   /// The object whose states this dispatcher applies (nil once it is gone).
   public private(set) weak var target: Target?
   /// Where the dispatcher stands: ready in a state, or in a transition.
-  public private(set) var phase: Phase = .ready(current: nil)
+  public private(set) var phase: NamedStatePhase = .ready(current: nil)
   private var queue: [Pending] = []
   private var queueHead = 0
   private var isDraining = false

@@ -43,6 +43,8 @@ struct EngineBatch {
     case after(seconds: Double, actions: [LuaValue], options: EffectOptions)
     case fetch(url: String, ok: String, fail: String, options: EffectOptions)
     case cancel(id: String)
+    /// A named state's transition: its time, then the kernel hears of its end (by token).
+    case transition(seconds: Double, token: Int)
   }
 
   /// How an effect relates to the others with its id (`store:after(…, { id = … })`).
@@ -194,6 +196,8 @@ struct EngineBatch {
               options: EffectOptions(effect)))
         case "cancel":
           if let id = effect["id"].stringValue { effects.append(.cancel(id: id)) }
+        case "transition":
+          effects.append(.transition(seconds: effect["seconds"].doubleValue ?? 0, token: effect["token"].intValue ?? 0))
         default:
           break
         }

@@ -469,6 +469,8 @@ local function stateAround(host, state)
   return around.unitData
 end
 
+local declareNamed  -- (named states, below)
+
 -- A component from a plugin or the screen's `components`: a unit host whose data is the
 -- builder's properties (the props), with its own layout, configure(view, props, state) and
 -- events; its views are addressed as `<component id>.<view id>`.
@@ -502,6 +504,7 @@ local function buildComponent(name, module, spec)
   host.unitScope.subject = host.unitData
   host.unitConfigure = module.configure
   host.unitLabel = label
+  declareNamed(host, module, label .. " ")
   declareEvents(host.unitScope, module.events, label .. " events")
   screen.unitHosts[#screen.unitHosts + 1] = host
   return host.proxy
@@ -1033,6 +1036,138 @@ local function runHandle()
   end
 end
 
+-- Named states (`states = { loading = { set, update, done, transition } }` with
+-- `state_name(state)`), of the screen and of each component that declares them (an owner: the
+-- screen table, or the component's host). Per owner a machine: its current named state (nil
+-- before the first), the transition running (from, to, token), if any, and `stale` when the
+-- state changed while it ran. An event works on copies (event.named), which its commit keeps
+-- and its abort drops.
+local named = setmetatable({}, { __mode = "k" })       -- owner -> machine
+local tokenOwner = setmetatable({}, { __mode = "v" })  -- transition token -> owner
+local namedTokens = 0
+
+-- Reads the `states` and `state_name` of a module (checked by the host) into `owner`, copied
+-- so the script cannot change them later.
+function declareNamed(owner, module, label)
+  if module.states == nil then return end
+  owner.states, owner.stateName, owner.namedLabel = {}, module.state_name, label
+  for name, decl in pairs(module.states) do
+    owner.states[name] = { set = decl.set, update = decl.update, done = decl.done, transition = decl.transition or 0 }
+  end
+end
+
+local function namedMachine(owner)
+  local copies = event.named
+  if copies == nil then
+    copies = {}
+    event.named = copies
+  end
+  local m = copies[owner]
+  if m == nil then
+    local was = named[owner] or {}
+    m = { current = was.current, moving = was.moving, stale = was.stale }
+    copies[owner] = m
+  end
+  return m
+end
+
+-- Calls a hook of `owner` as its configure is called: (view, state) for the screen, (view,
+-- props, state) for a component.
+local function callOwner(owner, fn, state)
+  if owner.isComponent then return fn(owner.unitScope.views, owner.unitData, state) end
+  return fn(owner.scope.views, state)
+end
+
+local function runNamedHook(owner, name, key, state)
+  local fn = owner.states[name][key]
+  if fn ~= nil then
+    context = owner.namedLabel .. "states." .. name .. "." .. key
+    callOwner(owner, fn, state)
+  end
+end
+
+local function stateNames(owner)
+  local names = {}
+  for name in pairs(owner.states) do names[#names + 1] = name end
+  sort(names)
+  return concat(names, ", ")
+end
+
+-- Brings the named state of `owner` in line with `state` (in configure: views writable, state
+-- read-only): the same named state again runs its update; another one runs its set then its
+-- update, and is current at once, or when its transition's time has passed. While a
+-- transition runs, changes wait for its end.
+local function settleNamed(owner, state)
+  local m = namedMachine(owner)
+  if m.moving ~= nil then
+    m.stale = true
+    return
+  end
+  context = owner.namedLabel .. "state_name"
+  local want
+  if owner.isComponent then want = owner.stateName(owner.unitData, state) else want = owner.stateName(state) end
+  local decl = type(want) == "string" and owner.states[want]
+  if not decl then
+    error(definedAt(owner.stateName) .. owner.namedLabel .. "state_name returned " .. describe(want)
+      .. ", which is not one of the states (" .. stateNames(owner) .. ")", 0)
+  end
+  m.stale = nil
+  if want == m.current then
+    runNamedHook(owner, want, "update", state)
+    return
+  end
+  runNamedHook(owner, want, "set", state)
+  runNamedHook(owner, want, "update", state)
+  if decl.transition > 0 then
+    namedTokens = namedTokens + 1
+    m.moving = { from = m.current, to = want, token = namedTokens }
+    tokenOwner[namedTokens] = owner
+    local effects = event.effects
+    effects[#effects + 1] = { kind = "transition", seconds = decl.transition, token = namedTokens }
+  else
+    m.current = want
+  end
+end
+
+-- A transition's time has passed (token: which one): its state is current, its done runs,
+-- and changes that waited are applied. Interrupted (its end failed): no hook runs, the state
+-- it came from stays current, and the next commit enters the wanted state again.
+local function finishTransition(token, interrupted)
+  local owner = tokenOwner[token]
+  if owner == nil then return end  -- (an older screen's timer)
+  local m = namedMachine(owner)
+  local moving = m.moving
+  if moving == nil or moving.token ~= token then return end
+  if interrupted then
+    tokenOwner[token] = nil
+    m.moving, m.stale = nil, nil
+    return
+  end
+  m.current, m.moving = moving.to, nil
+  local saved, savedContext = enter("configure", "", "state is read-only in configure")
+  runNamedHook(owner, moving.to, "done", committed)
+  if m.stale then settleNamed(owner, committed) end
+  phase, context = saved, savedContext
+  tokenOwner[token] = nil  -- (kept if the hooks failed: the interrupting event needs it)
+end
+
+-- The named state of the screen (no id) or of the component with this id: current, and the
+-- transition's from and to while one runs.
+function E.namedPhase(id)
+  local owner = screen
+  if id ~= nil then
+    owner = nil
+    for _, host in ipairs(screen.unitHosts) do
+      if host.isComponent and host.mirror.id == id then owner = host break end
+    end
+  end
+  if owner == nil or owner.states == nil then return nil end
+  local m = named[owner] or {}
+  local moving = m.moving
+  if moving ~= nil then return { current = m.current, from = moving.from, to = moving.to } end
+  return { current = m.current }
+end
+
 -- configure and the units' configure, then the rows of lists whose items or window changed.
 -- configure gets the state it showed before (nil the first time), and runs only when the state
 -- changed: an update that writes the values state already had commits the same state.
@@ -1045,7 +1180,9 @@ local function render(force)
         context = "configure " .. host.unitLabel
         host.unitConfigure(host.unitScope.views, host.unitData, stateAround(host, working))
       end
+      if host.states ~= nil then settleNamed(host, stateAround(host, working)) end
     end
+    if screen.states ~= nil then settleNamed(screen, working) end
     phase, context = saved, savedContext
   end
   for _, list in ipairs(screen.lists) do
@@ -1134,6 +1271,8 @@ function E.send(sync, room, kind, a, b, c, d)
   elseif kind == "scroll" then
     local rec = views[a]
     if rec ~= nil and rec.list ~= nil then planRows(rec.list, b) end
+  elseif kind == "transition" then
+    finishTransition(a, b)
   end
   runHandle()
   render(false)
@@ -1202,6 +1341,7 @@ function E.load(module, initial, unitModules, schema, components, middleware, ow
   for name in pairs(screen.units) do screen.unitNames[#screen.unitNames + 1] = name end
   sort(screen.unitNames)
   screen.configure = module.configure
+  declareNamed(screen, module, "")
   if schema ~= nil then screen.schema = S.compileSchema(schema) end
   local schemaRule = screen.schema
   screen.handler = { fn = module.handle, validate = function(node) S.validate(node, schemaRule) end, effects = true }
@@ -1426,6 +1566,9 @@ local function commit()
   if not rawequal(working, committed) then
     batch.state = working
     committed = working
+  end
+  if ev.named ~= nil then
+    for owner, m in pairs(ev.named) do named[owner] = m end
   end
   event = nil
   S.resetDrafts()

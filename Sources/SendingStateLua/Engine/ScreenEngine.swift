@@ -30,6 +30,9 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     case effect([LuaValue])
     /// A list asked to scroll (0-based first row).
     case scroll(list: View, first: Int)
+    /// A named state's transition has run its time (the kernel's token for it); interrupted
+    /// when its end failed (the state it came from stays current).
+    case transition(token: Int, interrupted: Bool)
   }
 
   /// What one event did.
@@ -130,6 +133,11 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
         stack.push("scroll")
         stack.push(Int64(vids[ObjectIdentifier(list)] ?? 0))
         stack.push(Int64(first + 1))
+        return 5
+      case .transition(let token, let interrupted):
+        stack.push("transition")
+        stack.push(Int64(token))
+        stack.push(interrupted)
         return 5
       }
     }
@@ -341,6 +349,8 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     switch effect {
     case .cancel(let id):
       cancelEffects(id: id)
+    case .transition(let seconds, let token):
+      startTransition(seconds: seconds, token: token)
     case .after(_, _, let options), .fetch(_, _, _, let options):
       if let id = options.id, options.replace || options.debounce != nil { cancelEffects(id: id) }
       if let id = options.id, let window = options.throttle {
@@ -362,7 +372,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     func bounded(_ seconds: Double) -> Double { seconds.isFinite ? min(max(seconds, 0), longest) : longest }
     let delay = bounded(rawDelay)
     switch effect {
-    case .cancel:
+    case .cancel, .transition:
       return
     case .after(let seconds, let actions, _):
       // One timer for the delay and the wait (a debounced timer is a longer timer).
@@ -409,6 +419,65 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
           return [["type": .string(fail), "error": .string(String(describing: error))]]
         }
       }
+    }
+  }
+
+  /// The named-state transitions running (at most one per screen or component), by the
+  /// kernel's token: each one's task and virtual clock timer. Not effects: they deliver no
+  /// actions, `store:cancel` and ``cancelAllEffects()`` leave them, and ``pendingEffects`` does
+  /// not count them.
+  private var transitions: [Int: (task: Task<Void, Never>, ticket: Int?)] = [:]
+
+  /// Tells the kernel when `seconds` of the screen's clock have passed (the transition's end).
+  private func startTransition(seconds rawSeconds: Double, token: Int) {
+    let longest = Double(runtime.limits.maxEffectDelay.components.seconds)
+    let seconds = rawSeconds.isFinite ? min(max(rawSeconds, 0), longest) : longest
+    let clock = runtime.clock
+    let virtual = clock as? VirtualClock
+    let ticket = virtual?.schedule(after: seconds)
+    let task = Task { @MainActor [weak self] in
+      do {
+        if let ticket, let virtual {
+          try await virtual.wait(for: ticket)
+        } else {
+          try await clock.sleep(seconds: seconds)
+        }
+      } catch {
+        return  // cancelled
+      }
+      guard let self, !Task.isCancelled, !self.isClosed else { return }
+      self.transitions[token] = nil
+      do {
+        try self.send(.transition(token: token, interrupted: false))
+      } catch {
+        // Its done (or a change that waited) failed, and that event changed nothing: the
+        // transition ends interrupted, so the screen is not left in it for ever.
+        self.report(error)
+        _ = try? self.send(.transition(token: token, interrupted: true))
+      }
+      self.finishedEffects += 1  // (an advance of the virtual clock waits for it like a timer)
+    }
+    transitions[token] = (task, ticket)
+  }
+
+  private func cancelTransitions() {
+    let virtual = runtime.clock as? VirtualClock
+    for running in transitions.values {
+      running.task.cancel()
+      if let ticket = running.ticket { virtual?.cancel(ticket) }
+    }
+    transitions.removeAll()
+  }
+
+  /// The named state of the screen, or of the component with id `component`: the current one,
+  /// and while a transition runs, its ends.
+  func namedPhase(component: String? = nil) -> LuaValue? {
+    try? runtime.call(kernel.function("namedPhase"), context: nil, critical: true, pushArguments: { stack in
+      guard let component else { return 0 }
+      stack.push(component)
+      return 1
+    }) {
+      stack, count throws(LuaBridgeError) in count > 0 ? try stack.value(at: stack.top - count + 1, path: LuaPath(root: "named")) : .nil
     }
   }
 
@@ -666,6 +735,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     isClosed = true
     effects.values.forEach { $0.task.cancel() }
     effects.removeAll()
+    cancelTransitions()
     for (vid, _) in forwarding {
       (views[vid] as? any EngineEventHost)?.removeHandlers()
     }

@@ -92,7 +92,7 @@ final class ScreenKernel {
     }
     for name in [
       "send", "load", "abort", "sync", "ids", "rowIds", "state", "close", "storeMethodNames", "mirror", "builders",
-      "adopt", "forget", "roleConfigure", "roleDeclare", "roleEvent", "roleHandle", "viewsOf",
+      "adopt", "forget", "roleConfigure", "roleDeclare", "roleEvent", "roleHandle", "viewsOf", "namedPhase",
     ] {
       guard let function = table.field(name) else { continue }
       functions[name] = function

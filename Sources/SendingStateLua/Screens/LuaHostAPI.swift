@@ -99,6 +99,12 @@ public enum LuaHostAPI {
       name: "reduce", signature: "(fun(state: table, action: SSAction): table?, SSEffect[]?)?",
       doc: "Instead of handle: a pure function from the state and an action to the next state (nil: unchanged) and effects."),
     Member(
+      name: "states", signature: "table<string, SSNamedState>?",
+      doc: "Named states: per name { set, update, done = fun(view, state), transition = seconds }; state_name picks one per commit."),
+    Member(
+      name: "state_name", signature: "(fun(state: table): string)?",
+      doc: "With states: the name of the state's named state (e.g. return state.phase)."),
+    Member(
       name: "capabilities", signature: "table?",
       doc: "What the screen needs beyond computing: { \"timers\", \"clock\", net = { \"api.example.com\" } }."),
     Member(name: "components", signature: "table<string, table>?", doc: "The screen's own ui.<name> components."),

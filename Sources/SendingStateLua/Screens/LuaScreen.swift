@@ -279,6 +279,11 @@ public final class LuaScreen {
     let components = try loadModules(
       "component", files: options.components, screenOwn: contract.components, owners: owners.field("components"))
     let units = try loadModules("unit renderer", files: options.units, screenOwn: contract.units, owners: owners.field("units"))
+    if let components, case .table(let table)? = try? components.value(path: "components") {
+      for componentName in table.fields.keys.sorted() {
+        if let component = components.field(componentName) { try checkNamedStates(component, component: componentName) }
+      }
+    }
     if let components, case .table(let table)? = try? components.value(path: "components"),
       let clash = table.fields.keys.sorted().first(where: { ViewRegistry.byName[$0] != nil })
     {
@@ -380,6 +385,57 @@ public final class LuaScreen {
     ScriptError(kind: .runtime, message: message, chunk: path)
   }
 
+  /// Checks `states` (named states) and `state_name`, which go together, of the screen or of
+  /// the component `component`.
+  private func checkNamedStates(_ module: LuaRef, component: String? = nil) throws {
+    let field = component.map { "component '\($0)': field" } ?? "screen field"
+    let place = component.map { "component '\($0)': " } ?? ""
+    let stateName = module.field("state_name")
+    guard let states = module.field("states") else {
+      if stateName != nil { throw contractError("\(field) 'state_name' needs 'states': the named states it chooses from") }
+      return
+    }
+    let shape = "{ loading = { set = function(view, state) … end, update = …, done = …, transition = seconds }, … }"
+    guard states.typeName == "table" else {
+      throw contractError("\(field) 'states' must be a table of named states: \(shape) (got \(states.typeName))")
+    }
+    let value: LuaValue
+    do {
+      value = try states.value(path: "states")
+    } catch {
+      throw contractError("\(field) 'states' is not plain data: \(error)")
+    }
+    guard case .table(let table) = value, table.sequence.isEmpty, !table.fields.isEmpty else {
+      throw contractError("\(field) 'states' must be a table of named states: \(shape) (got \(value.typeName == "table" ? "a list or an empty table" : value.typeName))")
+    }
+    guard let stateName, stateName.typeName == "function" else {
+      throw contractError(
+        "\(field) 'state_name' must be a function (got \(module.field("state_name")?.typeName ?? "nil")): it returns the name of the state's named state, e.g. function(\(component == nil ? "" : "props, ")state) return state.phase end")
+    }
+    let longest = Double(runtime.limits.maxEffectDelay.components.seconds)
+    for name in table.fields.keys.sorted() {
+      guard case .table(let declaration) = table.fields[name]!, declaration.sequence.isEmpty else {
+        throw contractError("\(place)states.\(name) must be a table: { set = function(view, state) … end, update = …, done = …, transition = seconds }")
+      }
+      for (key, value) in declaration.fields.sorted(by: { $0.key < $1.key }) {
+        switch key {
+        case "set", "update", "done":
+          guard value == .opaque("function") else {
+            throw contractError(
+              "\(place)states.\(name).\(key) must be a function(view, \(component == nil ? "" : "props, ")state) (got \(value.typeName))")
+          }
+        case "transition":
+          guard let seconds = value.doubleValue, seconds.isFinite, seconds >= 0, seconds <= longest else {
+            throw contractError(
+              "\(place)states.\(name).transition must be a number of seconds from 0 to \(Int(longest)) (got \(value.doubleValue.map { "\($0)" } ?? value.typeName))")
+          }
+        default:
+          throw contractError("\(place)states.\(name) has an unknown field '\(key)' (the fields are set, update, done and transition)")
+        }
+      }
+    }
+  }
+
   /// Checks the fields of the screen table; the kernel reads them from there.
   private func checkContract(_ module: LuaRef) throws -> (
     name: String?, units: LuaRef?, schema: LuaRef?, components: LuaRef?, capabilities: Capabilities?
@@ -396,6 +452,7 @@ public final class LuaScreen {
     if module.field("handle") != nil, module.field("reduce") != nil {
       throw contractError("a screen declares handle or reduce, not both (reduce is the pure form: state, action → new state, effects)")
     }
+    try checkNamedStates(module)
     var name: String?
     if let nameRef = module.field("name") {
       guard nameRef.typeName == "string", case .string(let text) = try nameRef.value(path: "name") else {
@@ -481,8 +538,24 @@ public final class LuaScreen {
     await engine.settle(timeout: timeout)
   }
 
-  /// The number of effects still running.
+  /// The number of effects still running (a named state's transition is not one).
   public var pendingEffects: Int { engine.pendingEffects }
+
+  /// The screen's named state (its `states`, chosen by `state_name`): ready in one, or in a
+  /// transition between two. Nil for a screen without named states.
+  public var namedState: NamedStatePhase? { namedState(component: nil) }
+
+  /// The named state of the component with id `component` (the screen's with nil); nil for one
+  /// without named states, or no such component.
+  ///
+  /// - Parameter component: the component's id (`ui.badge { id = "alerts" }`), or nil.
+  public func namedState(component: String?) -> NamedStatePhase? {
+    guard let phase = engine.namedPhase(component: component), phase != .nil else { return nil }
+    if let target = phase["to"].stringValue {
+      return .inTransition(previous: phase["from"].stringValue, target: target)
+    }
+    return .ready(current: phase["current"].stringValue)
+  }
 
   /// Cancels every effect still running (timers, fetches, debounces, throttle windows): their
   /// actions never arrive. The screen stays open (a spec's `screen:skip_in_flight()`).

@@ -1,4 +1,5 @@
 import SendingState
+import SendingStateHeadless
 import Testing
 
 /// A lamp with named states; it records every change made to it.
@@ -72,6 +73,21 @@ private final class Recorder<Target: AnyObject> {
     let last = started.removeLast()
     last.changes()
     last.completion(finished)
+  }
+}
+
+/// A headless view whose configurer picks its named state from a search phase.
+private final class SearchBar: View, Stateful, Configurable {
+  let status = Label(id: "status")
+  var configurer: (SearchBar, String) -> Void {
+    { bar, phase in bar.states.apply(phase == "loading" ? .loading() : .idle()) }
+  }
+}
+
+extension NamedState<SearchBar> {
+  static func idle() -> Self { Self { $0.status.text = "idle" } }
+  static func loading() -> Self {
+    Self { $0.status.text = "loading" }.onUpdate { $0.status.text += "." }
   }
 }
 
@@ -277,5 +293,21 @@ struct StateDispatcherTests {
     }
     lamp.states.apply(.off())
     #expect(lamp.states.current == "off()")
+  }
+
+  @Test("on the state-in side: a reducer store's binder applies the named state its state calls for")
+  func drivenByAStore() {
+    let bar = SearchBar()
+    let store = ReducerStore(initialState: "idle", reducer: Reducer<String, String> { state, action in
+      state = action
+      return .none
+    })
+    store.apply(to: bar)
+    #expect(bar.states.current == "idle()")
+    store.send("loading")
+    #expect(bar.states.current == "loading()")
+    #expect(bar.status.text == "loading.")
+    store.send("idle")
+    #expect(bar.status.text == "idle")
   }
 }

@@ -1,0 +1,119 @@
+-- Named states in Lua screens (`states` + `state_name`): set then update on entering a state,
+-- update alone when it stays, transitions on the screen's clock with changes waiting for their
+-- end, and a failing hook that changes nothing.
+local ss = require "sendingstate"
+
+local function open() return ss.open("screens/lamp.lua", { clock = 0 }) end
+
+-- Performs an action that sets fields of the state, asserting exactly that change.
+local function act(screen, action)
+  screen:expect(action, function(s)
+    for key, value in pairs(action) do
+      if key ~= "type" then s[key] = value end
+    end
+  end)
+end
+
+describe("named states", function()
+  it("XS-2: the first state is entered when the screen opens; another state runs its set, then its update", function()
+    local screen = open()
+    assert.are.same({ current = "off" }, screen.named)
+    assert.are.equal("set off", screen.view.trace.text)
+    act(screen, { type = "switch", mode = "on", color = 3 })
+    assert.are.equal("set off, set on, update on 3", screen.view.trace.text)
+    assert.are.same({ current = "on" }, screen.named)
+  end)
+
+  it("XS-3: a commit that stays in the state runs only its update; a state without update changes nothing", function()
+    local screen = open()
+    act(screen, { type = "switch", mode = "on", color = 1 })
+    act(screen, { type = "paint", color = 2 })
+    assert.are.equal("2", screen.view.color.text)
+    assert.are.equal("set off, set on, update on 1, update on 2", screen.view.trace.text)
+    act(screen, { type = "switch", mode = "off" })
+    act(screen, { type = "paint", color = 5 })  -- off has no update
+    assert.are.equal("set off, set on, update on 1, update on 2, set off", screen.view.trace.text)
+  end)
+
+  it("XS-5: during a transition the phase shows both ends, and changes wait for its end", function()
+    local screen = open()
+    act(screen, { type = "switch", mode = "warming" })
+    assert.are.same({ current = "off", from = "off", to = "warming" }, screen.named)
+    assert.are.equal("warming", screen.view.glow.text)  -- set ran at the start
+    act(screen, { type = "switch", mode = "on", color = 4 })
+    assert.are.equal("set off, set warming", screen.view.trace.text)  -- on waits
+    screen:advance(0.4)
+    assert.are.equal("warming", screen.named.to)
+    screen:advance(0.1)
+    assert.are.equal("set off, set warming, done warming, set on, update on 4", screen.view.trace.text)
+    assert.are.same({ current = "on" }, screen.named)
+  end)
+
+  it("XS-6: the transition's end runs done once and only then is the state current", function()
+    local screen = open()
+    act(screen, { type = "switch", mode = "warming" })
+    assert.are.equal("off", screen.named.current)
+    screen:advance(1)
+    screen:advance(1)
+    assert.are.same({ current = "warming" }, screen.named)
+    assert.are.equal("warm", screen.view.glow.text)
+    assert.are.equal("set off, set warming, done warming", screen.view.trace.text)
+    assert.are.equal(0, screen.pending)  -- a transition is not an effect
+  end)
+
+  it("a failing hook leaves state, views and named state as they were", function()
+    local screen = open()
+    act(screen, { type = "switch", mode = "on", color = 1 })
+    local ok, problem = pcall(function() screen:expect({ type = "paint", color = 9, fail = "update" }) end)
+    assert.is_false(ok)
+    assert.matches("lamp%.lua:%d+: in states%.on%.update: the bulb broke", problem)
+    assert.are.equal(1, screen.state.color)
+    assert.are.equal("1", screen.view.color.text)
+    assert.are.equal("set off, set on, update on 1", screen.view.trace.text)
+    assert.are.same({ current = "on" }, screen.named)
+  end)
+
+  it("XS-7: a transition whose end fails is interrupted: the state it came from stays current, "
+    .. "and the next commit enters the state again", function()
+    local screen = open()
+    act(screen, { type = "switch", mode = "warming", fail = "done" })
+    local ok, problem = pcall(function() screen:advance(0.5) end)
+    assert.is_false(ok)
+    assert.matches("lamp%.lua:%d+: in states%.warming%.done: the filament broke", problem)
+    assert.are.same({ current = "off" }, screen.named)
+    assert.are.equal("warming", screen.view.glow.text)  -- done's writes were undone
+    act(screen, { type = "mend", fail = "" })
+    assert.are.same({ current = "off", from = "off", to = "warming" }, screen.named)
+    screen:advance(0.5)
+    assert.are.same({ current = "warming" }, screen.named)
+    assert.are.equal("set off, set warming, set warming, done warming", screen.view.trace.text)
+  end)
+
+  it("state_name must name one of the states", function()
+    local screen = open()
+    local ok, problem = pcall(function() screen:expect({ type = "switch", mode = "wrong" }) end)
+    assert.is_false(ok)
+    assert.matches('state_name returned string "nope", which is not one of the states %(off, on, warming%)',
+      problem)
+    assert.are.equal("off", screen.state.mode)
+  end)
+end)
+
+describe("named states in components", function()
+  it("each component instance has its own named state and transition, chosen from its props", function()
+    local screen = ss.open("screens/badges.lua", { clock = 0 })
+    assert.are.equal("calm", screen.view["low.text"].text)
+    screen:tap("up")
+    screen:tap("up")
+    assert.are.equal("alert over 1", screen.view["low.text"].text)
+    assert.are.equal("calm", screen.view["high.text"].text)
+    screen:advance(0.1)
+    screen:tap("up")
+    assert.are.equal("alert over 2", screen.view["high.text"].text)
+    screen:advance(0.1)
+    assert.are.equal("alert over 1!", screen.view["low.text"].text)
+    assert.are.equal("alert over 2", screen.view["high.text"].text)
+    screen:advance(0.1)
+    assert.are.equal("alert over 2!", screen.view["high.text"].text)
+  end)
+end)
