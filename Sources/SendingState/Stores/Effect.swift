@@ -36,6 +36,8 @@ public struct Effect<Action: Sendable>: Sendable {
     case cancel(EffectID)
     case debounce(EffectID, Duration, any Clock<Duration>, Effect<Action>)
     case throttle(EffectID, Duration, any Clock<Duration>, latest: Bool, Effect<Action>)
+    /// A diagnostic for the store to report (a combinator's, from inside a pure reducer).
+    case report(StoreDiagnostic)
   }
 
   let kind: Kind
@@ -159,6 +161,7 @@ public struct Effect<Action: Sendable>: Sendable {
       return Effect<Other>(.debounce(id, duration, clock, effect.map(transform)))
     case .throttle(let id, let duration, let clock, let latest, let effect):
       return Effect<Other>(.throttle(id, duration, clock, latest: latest, effect.map(transform)))
+    case .report(let diagnostic): return Effect<Other>(.report(diagnostic))
     }
   }
 

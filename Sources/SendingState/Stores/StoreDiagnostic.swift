@@ -9,6 +9,12 @@ public enum StoreDiagnostic: Sendable, Equatable, CustomStringConvertible {
   case lateSend(String)
   /// An effect's `run` operation threw an error that no `catch` handler took.
   case effectFailed(String)
+  /// An action for an optional child arrived while the child state was nil (TCA-7); it was
+  /// ignored. (The child's path, then the action.)
+  case childActionWhileNil(child: String, action: String)
+  /// An action for an element of a collection arrived for an id the collection does not hold
+  /// (TCA-8); it was ignored. (The collection's path, the id, then the action.)
+  case elementActionForMissingID(collection: String, id: String, action: String)
 
   /// A sentence for logs and test failures.
   public var description: String {
@@ -19,6 +25,10 @@ public enum StoreDiagnostic: Sendable, Equatable, CustomStringConvertible {
       "an effect sent \(action) after its run operation returned: it was dropped; await the work that sends before returning from run"
     case .effectFailed(let error):
       "an effect's run operation threw \(error) and nothing caught it: pass a catch handler to .run to turn errors into actions"
+    case .childActionWhileNil(let child, let action):
+      "\(action) was sent to the child at \(child) while it was nil, and ignored: send child actions only while the child exists (an effect of the child that outlives it is cancelled when the parent sets it to nil)"
+    case .elementActionForMissingID(let collection, let id, let action):
+      "\(action) was sent to the element \(id) of \(collection), which holds no such element, and ignored: send element actions only for elements in the collection"
     }
   }
 }

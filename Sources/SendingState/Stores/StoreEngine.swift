@@ -157,6 +157,9 @@ final class StoreEngine<State, Action: Sendable> {
     case .cancel(let id):
       cancel(id)
       return []
+    case .report(let diagnostic):
+      diagnose(diagnostic)
+      return []
     case .debounce(let id, let duration, let clock, let inner):
       cancel(id)
       let scoped = ids + [id]
