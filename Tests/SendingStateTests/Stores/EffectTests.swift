@@ -285,4 +285,23 @@ struct EffectTests {
     for _ in 0..<1_000 where store.state.count < 100 { await Task.yield() }
     #expect(store.state == (0..<100).map { "\($0)" })  // all of them, in the order handed over
   }
+
+  @Test("CF-14: 8 threads each handing over 1,000 actions: all 8,000 are reduced exactly once, each thread's in order")
+  func concurrentSends() async {
+    let store = ReducerStore(initialState: [String](), reducer: effects(clock: TestClock()))
+    await withTaskGroup(of: Void.self) { group in
+      for thread in 0..<8 {
+        group.addTask {
+          for index in 0..<1_000 { store.handle(action: .got("\(thread):\(index)")) }
+        }
+      }
+    }
+    for _ in 0..<10_000 where store.state.count < 8_000 { await Task.yield() }
+    #expect(store.state.count == 8_000)
+    #expect(Set(store.state).count == 8_000)  // none twice (and with the count: none lost)
+    for thread in 0..<8 {
+      let mine = store.state.filter { $0.hasPrefix("\(thread):") }
+      #expect(mine == (0..<1_000).map { "\(thread):\($0)" })
+    }
+  }
 }
