@@ -232,15 +232,18 @@
 ---@field dispatch fun(self: SSStore, action: SSAction) Queues an action, handled after the current one (FIFO).
 ---@field after fun(self: SSStore, seconds: number, action: SSAction, options: SSEffectOptions?) Dispatches an action after a delay (an effect).
 ---@field fetch fun(self: SSStore, url: string, types: { ok: string, fail: string }, options: SSEffectOptions?) HTTP GET; the result comes back as an action (an effect).
+---@field run fun(self: SSStore, task: string, input: any, types: { ok: string, fail: string }, options: SSEffectOptions?) Starts async work the host app registered by name; its value comes back as the ok action's value, a failure as fail's error.
 ---@field cancel fun(self: SSStore, id: string) Cancels the effects started with this id (pending debounced and throttled ones too); their actions never arrive.
 
----An effect a screen's reduce returns: a timer, a fetch, or an action to queue.
+---An effect a screen's reduce returns: a timer, a fetch, a host task, or an action to queue.
 ---@class SSEffect
 ---@field after number? Seconds until `action` is dispatched.
 ---@field action SSAction? The action a timer dispatches.
 ---@field fetch string? A URL to GET; its result is dispatched as `ok` or `fail`.
----@field ok string? The action type of a fetch's success.
----@field fail string? The action type of a fetch's failure.
+---@field ok string? The action type of a fetch's or a task's success.
+---@field fail string? The action type of a fetch's or a task's failure.
+---@field run string? A task the host app registered; its value is dispatched as `ok` (value), a failure as `fail` (error).
+---@field input any? The input of a `run` task.
 ---@field dispatch SSAction? An action to queue after this one.
 ---@field cancel string? Cancels the effects started with this id.
 ---@field id string? Names the effect (for cancel, replace, debounce, throttle).
@@ -316,6 +319,7 @@
 ---@field plugins string[]? Plugin folders to run with (beside the spec or from the project root).
 ---@field clock number? A virtual clock standing at this time (seconds since 1970): timers wait for screen:advance.
 ---@field fetch table<string, { status: integer?, body: string?, json: any, error: string? }>? Fake answers for store:fetch, by URL (no network).
+---@field tasks table<string, { value: any, error: string? }>? Fake answers for store:run, by task name.
 
 ---`require "sendingstate"`.
 ---@class SSModule

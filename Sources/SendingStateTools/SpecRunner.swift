@@ -246,6 +246,34 @@ public final class SpecRunner {
     return FakeFetcher(responses)
   }
 
+  /// `ss.open(path, { tasks = { [name] = { value = … } | { error = "…" } } })`: fakes of the tasks
+  /// a host app registers, each answering every call the same way at once.
+  static func fakeTasks(_ fakes: LuaTable) throws -> [String: LuaScreen.HostTask] {
+    guard fakes.sequence.isEmpty else {
+      throw ToolError.usage("ss.open: options.tasks maps task names to answers: { geocode = { value = {...} } }")
+    }
+    var tasks: [String: LuaScreen.HostTask] = [:]
+    for (name, answer) in fakes.fields {
+      guard case .table(let fields) = answer, fields.sequence.isEmpty, Set(fields.fields.keys).isSubset(of: ["value", "error"])
+      else {
+        throw ToolError.usage("ss.open: the fake answer of task '\(name)' must be { value = … } or { error = \"…\" }")
+      }
+      if let message = answer["error"].stringValue {
+        tasks[name] = { _ in throw FakeTaskError(message: message) }
+      } else {
+        let value = answer["value"]
+        tasks[name] = { _ in value }
+      }
+    }
+    return tasks
+  }
+
+  /// The error a faked task answers with (its text is the `fail` action's `error`).
+  struct FakeTaskError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+  }
+
   /// The committed steps (actions, state after) of the screens a spec asserts exhaustively
   /// (`screen:expect` / `screen:receive`), by handle.
   private var steps: [Int64: [LuaValue]] = [:]
@@ -286,6 +314,9 @@ public final class SpecRunner {
       }
       if call.count >= 6, case .table(let fakes) = try call.value(6) {
         options.fetcher = try Self.fakeFetcher(fakes)
+      }
+      if call.count >= 7, case .table(let fakes) = try call.value(7) {
+        options.tasks = try Self.fakeTasks(fakes)
       }
       let screen = try LuaScreen(path: path, options: options)
       nextHandle += 1

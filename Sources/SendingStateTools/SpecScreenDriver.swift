@@ -400,7 +400,11 @@ enum SpecScreenDriver {
         if fetch ~= nil and type(fetch) ~= "table" then
           error("ss.open(path, options): options.fetch must map URLs to answers: { [\"https://…\"] = { status = 200, body = \"…\" } }", 2)
         end
-        local handle, problem = prims.open(screenPath, options and options.state, dataPath, plugins, clock, fetch)
+        local tasks = options and options.tasks
+        if tasks ~= nil and type(tasks) ~= "table" then
+          error("ss.open(path, options): options.tasks must map task names to answers: { geocode = { value = {...} } }", 2)
+        end
+        local handle, problem = prims.open(screenPath, options and options.state, dataPath, plugins, clock, fetch, tasks)
         if not handle then error(problem, 2) end
         open[handle] = scopes[#scopes] or true
         order[#order + 1] = handle

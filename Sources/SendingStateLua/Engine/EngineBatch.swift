@@ -42,6 +42,8 @@ struct EngineBatch {
   enum Effect {
     case after(seconds: Double, actions: [LuaValue], options: EffectOptions)
     case fetch(url: String, ok: String, fail: String, options: EffectOptions)
+    /// A task the host app registered (`store:run`): its name, input and result actions.
+    case task(name: String, input: LuaValue, ok: String, fail: String, options: EffectOptions)
     case cancel(id: String)
     /// A named state's transition: its time, then the kernel hears of its end (by token).
     case transition(seconds: Double, token: Int)
@@ -194,6 +196,11 @@ struct EngineBatch {
             .fetch(
               url: effect["url"].stringValue ?? "", ok: effect["ok"].stringValue ?? "", fail: effect["fail"].stringValue ?? "",
               options: EffectOptions(effect)))
+        case "task":
+          effects.append(
+            .task(
+              name: effect["name"].stringValue ?? "", input: effect["input"], ok: effect["ok"].stringValue ?? "",
+              fail: effect["fail"].stringValue ?? "", options: EffectOptions(effect)))
         case "cancel":
           if let id = effect["id"].stringValue { effects.append(.cancel(id: id)) }
         case "transition":

@@ -807,6 +807,33 @@ function storeMethods.after(self, seconds, action, options)
   event.started = event.started + 1
 end
 
+-- Async work the host app registered by name (LuaScreen.Options.tasks): `input` goes to it;
+-- its value comes back as the `ok` action ({ type = ok, value = … }), a failure as `fail`
+-- ({ type = fail, error = "…" }). The screen's own: a plugin's middleware may not run them.
+function storeMethods.run(self, name, input, types, options)
+  if not rawequal(self, store) then self, name, input, types, options = store, self, name, input, types end
+  checkStore(self)
+  checkEffects()
+  if type(name) ~= "string" or not prims.hasTask(name) then
+    local known = prims.taskNames()
+    error(where() .. "bad argument #1 to 'run' (" .. (type(name) == "string" and ("no task named '" .. name:sub(1, 60) .. "'") or "a task name expected")
+      .. "; the host registered " .. (known == "" and "none" or known) .. ")", 0)
+  end
+  local ok, fail = type(types) == "table" and rawget(types, "ok"), type(types) == "table" and rawget(types, "fail")
+  if type(ok) ~= "string" or type(fail) ~= "string" then
+    error(where() .. "bad argument #3 to 'run' ({ ok = \"type\", fail = \"type\" } expected)", 0)
+  end
+  if gate ~= nil and gate.plugin ~= nil then
+    error(where() .. "plugin '" .. gate.plugin .. "' may not run host tasks: they are the screen's", 0)
+  end
+  local record = effectOptions({ kind = "task", name = name, input = S.freeze(input, "task input"), ok = ok, fail = fail },
+    options, "run", 4)
+  local effects = event.effects
+  effects[#effects + 1] = record
+  if record.id ~= nil then event.cancels[record.id] = nil end  -- a later cancel of it counts again
+  event.started = event.started + 1
+end
+
 function storeMethods.fetch(self, url, types, options)
   if not rawequal(self, store) then self, url, types, options = store, self, url, types end
   checkStore(self)
@@ -1315,14 +1342,16 @@ function E.reducing(reduce)
         st:after(effect.after, effect.action, optionsOf(effect))
       elseif effect.fetch ~= nil then
         st:fetch(effect.fetch, { ok = effect.ok, fail = effect.fail }, optionsOf(effect))
+      elseif effect.run ~= nil then
+        st:run(effect.run, effect.input, { ok = effect.ok, fail = effect.fail }, optionsOf(effect))
       elseif effect.dispatch ~= nil then
         st:dispatch(effect.dispatch)
       elseif effect.cancel ~= nil then
         st:cancel(effect.cancel)
       else
         error(definedAt(reduce) .. "effect " .. i .. " of reduce is not one of { after = s, action = a }, "
-          .. "{ fetch = url, ok = type, fail = type }, { dispatch = action }, { cancel = id } "
-          .. "(after and fetch take id, replace, debounce, throttle, latest too)", 0)
+          .. "{ fetch = url, ok = type, fail = type }, { run = task, input = data, ok = type, fail = type }, "
+          .. "{ dispatch = action }, { cancel = id } (after, fetch and run take id, replace, debounce, throttle, latest too)", 0)
       end
     end
     blameOn(nil)

@@ -46,6 +46,8 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   let screenHost: LuaScreenHost
   let payload: ServerPayload?
   let swiftUnits: [String: @MainActor @Sendable (ServerUnit) -> View]
+  /// The async work the host app registered for `store:run`, by name.
+  let tasks: [String: LuaScreen.HostTask]
   private(set) var views: [Int: View] = [:]
   private var vids: [ObjectIdentifier: Int] = [:]
   private var events: [SenderEvent] = []
@@ -71,8 +73,9 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
 
   init(
     runtime: LuaRuntime, screenHost: LuaScreenHost, payload: ServerPayload?,
-    swiftUnits: [String: @MainActor @Sendable (ServerUnit) -> View]
+    swiftUnits: [String: @MainActor @Sendable (ServerUnit) -> View], tasks: [String: LuaScreen.HostTask] = [:]
   ) throws {
+    self.tasks = tasks
     self.runtime = runtime
     self.screenHost = screenHost
     self.payload = payload
@@ -339,6 +342,10 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
 
   func hasSwiftUnit(_ unitType: String) -> Bool { swiftUnits[unitType] != nil }
 
+  func hasTask(_ name: String) -> Bool { tasks[name] != nil }
+
+  func taskNames() -> String { tasks.keys.sorted().joined(separator: ", ") }
+
   func knownUnits(luaUnits: [String]) -> String {
     (luaUnits + swiftUnits.keys).sorted().joined(separator: ", ")
   }
@@ -351,7 +358,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       cancelEffects(id: id)
     case .transition(let seconds, let token):
       startTransition(seconds: seconds, token: token)
-    case .after(_, _, let options), .fetch(_, _, _, let options):
+    case .after(_, _, let options), .fetch(_, _, _, let options), .task(_, _, _, _, let options):
       if let id = options.id, options.replace || options.debounce != nil { cancelEffects(id: id) }
       if let id = options.id, let window = options.throttle {
         throttle(effect, id: id, window: window, latest: options.latest)
@@ -388,6 +395,24 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
         startEffect(id: id) {
           try await clock.sleep(seconds: total)
           return actions
+        }
+      }
+    case .task(let name, let input, let ok, let fail, _):
+      guard let task = tasks[name] else { return }
+      let ticket = delay > 0 ? virtual?.schedule(after: delay) : nil
+      startEffect(id: id, ticket: ticket) {
+        if let ticket, let virtual {
+          try await virtual.wait(for: ticket)
+        } else if delay > 0 {
+          try await clock.sleep(seconds: delay)
+        }
+        do {
+          let value = try await task(input)
+          return [["type": .string(ok), "value": value]]
+        } catch is CancellationError {
+          throw CancellationError()
+        } catch {
+          return [["type": .string(fail), "error": .string(String(describing: error))]]
         }
       }
     case .fetch(let source, let ok, let fail, _):

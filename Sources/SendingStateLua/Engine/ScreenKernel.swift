@@ -14,6 +14,10 @@ protocol KernelHost: AnyObject {
   func hasSwiftUnit(_ unitType: String) -> Bool
   /// The unit types the screen knows, for messages.
   func knownUnits(luaUnits: [String]) -> String
+  /// Whether the host app registered a task named `name` (`store:run`).
+  func hasTask(_ name: String) -> Bool
+  /// The registered tasks' names, for messages.
+  func taskNames() -> String
 }
 
 /// The Lua half of the screen engine, loaded into one runtime: its functions, called with one
@@ -74,6 +78,15 @@ final class ScreenKernel {
         try call.push(sections)
         return 1
       }
+    })
+    prims.setField("hasTask", to: runtime.makeFunction("hasTask") { [weak host] call in
+      let name = try call.string(1)
+      call.push(MainActor.assumeIsolated { host?.hasTask(name) ?? false })
+      return 1
+    })
+    prims.setField("taskNames", to: runtime.makeFunction("taskNames") { [weak host] call in
+      call.push(MainActor.assumeIsolated { host?.taskNames() ?? "" })
+      return 1
     })
     prims.setField("hasSwiftUnit", to: runtime.makeFunction("hasSwiftUnit") { [weak host] call in
       let type = try call.string(1)

@@ -246,4 +246,6 @@ public final class LuaViewBridge: KernelHost {
   func payloadSections() -> LuaValue? { nil }
   func hasSwiftUnit(_ unitType: String) -> Bool { false }
   func knownUnits(luaUnits: [String]) -> String { luaUnits.sorted().joined(separator: ", ") }
+  func hasTask(_ name: String) -> Bool { false }
+  func taskNames() -> String { "" }
 }

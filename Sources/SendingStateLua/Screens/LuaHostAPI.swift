@@ -79,6 +79,9 @@ public enum LuaHostAPI {
       name: "fetch", signature: "fun(self: SSStore, url: string, types: { ok: string, fail: string }, options: SSEffectOptions?)",
       doc: "HTTP GET; the result comes back as an action (an effect)."),
     Member(
+      name: "run", signature: "fun(self: SSStore, task: string, input: any, types: { ok: string, fail: string }, options: SSEffectOptions?)",
+      doc: "Starts async work the host app registered by name; its value comes back as the ok action's value, a failure as fail's error."),
+    Member(
       name: "cancel", signature: "fun(self: SSStore, id: string)",
       doc: "Cancels the effects started with this id (pending debounced and throttled ones too); their actions never arrive."),
   ]

@@ -33,6 +33,12 @@ import SendingStateHeadless
 @MainActor
 public final class LuaScreen {
   /// Options for opening a screen.
+  /// Async work a screen may start by name (``Options/tasks``): it gets the script's input and
+  /// returns the value the `ok` action carries; what it throws becomes the `fail` action's
+  /// `error`. It runs on the main actor when the event that started it commits, and is
+  /// cancelled with the screen.
+  public typealias HostTask = @MainActor @Sendable (_ input: LuaValue) async throws -> LuaValue
+
   public struct Options: Sendable {
     /// A start state that replaces the script's `state` (validated like any new state).
     public var state: LuaValue?
@@ -85,6 +91,10 @@ public final class LuaScreen {
     public var clock: any ScreenClock = SystemScreenClock()
     /// Where `store:fetch` gets its answers (a ``FakeFetcher`` in tests and specs).
     public var fetcher: any ScreenFetcher = NetworkFetcher()
+    /// Async work the screen may start by name with `store:run(name, input, { ok =, fail = })`
+    /// (or a reduce effect `{ run = name, … }`): its value comes back as the `ok` action's
+    /// `value`, an error it throws as the `fail` action's `error`.
+    public var tasks: [String: HostTask] = [:]
 
     /// Creates options.
     public init(
@@ -262,7 +272,8 @@ public final class LuaScreen {
     if let output = options.output { runtime.output = output }
     runtime.clock = options.clock
     runtime.fetcher = options.fetcher
-    engine = try ScreenEngine(runtime: runtime, screenHost: host, payload: options.data, swiftUnits: options.swiftUnits)
+    engine = try ScreenEngine(
+      runtime: runtime, screenHost: host, payload: options.data, swiftUnits: options.swiftUnits, tasks: options.tasks)
     store = BindingStore(state: ScreenState(node: nil), identifier: path)
     runtime.preload("sendingstate", try runtime.makeValue(["version": .string(LuaScreen.apiVersion)]))
     for (name, functions) in options.hostModules {

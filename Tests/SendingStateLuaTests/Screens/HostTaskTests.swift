@@ -1,0 +1,101 @@
+import Foundation
+import SendingState
+import Testing
+
+@testable import SendingStateLua
+
+/// Host tasks from the Swift side: real async work registered by name, its input and result
+/// crossing as data, cancellation, and the limits a script meets.
+@Suite("Lua host tasks: async work the host app registers (store:run)")
+@MainActor
+struct HostTaskTests {
+  static let source = """
+    return {
+      state = { log = {} },
+      layout = function(ui) return ui.label { id = "n" } end,
+      configure = function(view, state) view.n.text = tostring(#state.log) end,
+      handle = function(action, store)
+        if action.type == "ask" then
+          store:run("double", action.n, { ok = "answer", fail = "oops" }, { id = "ask", debounce = action.wait })
+        elseif action.type == "stop" then
+          store:cancel("ask")
+        elseif action.type == "bad" then
+          store:run("double", 1, { ok = "answer" })
+        elseif action.type == "answer" then
+          store:update(function(s) s.log[#s.log + 1] = action.value end)
+        elseif action.type == "oops" then
+          store:update(function(s) s.log[#s.log + 1] = action.error end)
+        end
+      end,
+    }
+    """
+
+  /// The inputs the task got, in order.
+  @MainActor
+  final class Calls {
+    var inputs: [LuaValue] = []
+  }
+
+  struct Odd: Error, CustomStringConvertible {
+    var description: String { "odd numbers are not doubled here" }
+  }
+
+  func open(clock: VirtualClock = VirtualClock(now: 0), calls: Calls = Calls()) throws -> LuaScreen {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("tasks-\(UUID().uuidString).lua").path
+    try Self.source.write(toFile: path, atomically: true, encoding: .utf8)
+    var options = LuaScreen.Options()
+    options.clock = clock
+    options.tasks["double"] = { input in
+      calls.inputs.append(input)
+      await Task.yield()  // real async work: the answer comes later
+      guard let n = input.intValue else { throw Odd() }
+      if n % 2 != 0 { throw Odd() }
+      return .integer(Int64(n * 2))
+    }
+    return try LuaScreen(path: path, options: options)
+  }
+
+  @Test("the task gets the script's input; its value is the ok action's value, its error the fail action's")
+  func roundTrip() async throws {
+    let calls = Calls()
+    let screen = try open(calls: calls)
+    try screen.perform(action: ["type": "ask", "n": 4])
+    #expect(await screen.settle())
+    try screen.perform(action: ["type": "ask", "n": 3])
+    #expect(await screen.settle())
+    #expect(screen.state["log"] == [8, "odd numbers are not doubled here"])
+    #expect(calls.inputs == [4, 3])
+    #expect(screen.actionLog.contains(["type": "answer", "value": 8]))
+  }
+
+  @Test("options apply: a debounced task waits on the screen's clock; store:cancel stops it before it runs")
+  func optionsAndCancel() async throws {
+    let clock = VirtualClock(now: 0)
+    let calls = Calls()
+    let screen = try open(clock: clock, calls: calls)
+    try screen.perform(action: ["type": "ask", "n": 2, "wait": 1])
+    try screen.perform(action: ["type": "ask", "n": 6, "wait": 1])  // replaces the first
+    try await screen.advance(by: 1)
+    #expect(await screen.settle())
+    #expect(screen.state["log"] == [12])
+    try screen.perform(action: ["type": "ask", "n": 10, "wait": 1])
+    try screen.perform(action: "stop")
+    try await screen.advance(by: 2)
+    #expect(screen.state["log"] == [12])
+    #expect(calls.inputs == [6])
+  }
+
+  @Test("mistakes at the call name the line: missing types; a screen with no tasks registered")
+  func mistakes() throws {
+    let screen = try open()
+    let error = #expect(throws: ScriptError.self) { try screen.perform(action: "bad") }
+    #expect(error?.message.contains("bad argument #3 to 'run' ({ ok = \"type\", fail = \"type\" } expected)") == true)
+    #expect(error?.line != nil)
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("tasks-\(UUID().uuidString).lua").path
+    try Self.source.write(toFile: path, atomically: true, encoding: .utf8)
+    let bare = try LuaScreen(path: path)
+    let none = #expect(throws: ScriptError.self) { try bare.perform(action: ["type": "ask", "n": 2]) }
+    #expect(none?.message.contains("no task named 'double'; the host registered none") == true)
+    #expect(bare.pendingEffects == 0)
+  }
+}
