@@ -286,6 +286,7 @@
 ---@field reduce (fun(state: table, action: SSAction): table?, SSEffect[]?)? Instead of handle: a pure function from the state and an action to the next state (nil: unchanged) and effects.
 ---@field states table<string, SSNamedState>? Named states: per name { set, update, done = fun(view, state), transition = seconds }; state_name picks one per commit.
 ---@field state_name (fun(state: table): string)? With states: the name of the state's named state (e.g. return state.phase).
+---@field state_transition number? With states: the transition (seconds) of the states that declare none; 0 (the default) is at once.
 ---@field capabilities table? What the screen needs beyond computing: { "timers", "clock", net = { "api.example.com" } }.
 ---@field components table<string, table>? The screen's own ui.<name> components.
 

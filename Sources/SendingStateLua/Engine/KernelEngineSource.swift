@@ -1078,8 +1078,9 @@ local namedTokens = 0
 function declareNamed(owner, module, label)
   if module.states == nil then return end
   owner.states, owner.stateName, owner.namedLabel = {}, module.state_name, label
+  local default = module.state_transition or 0  -- (states without their own transition)
   for name, decl in pairs(module.states) do
-    owner.states[name] = { set = decl.set, update = decl.update, done = decl.done, transition = decl.transition or 0 }
+    owner.states[name] = { set = decl.set, update = decl.update, done = decl.done, transition = decl.transition or default }
   end
 end
 

@@ -108,6 +108,9 @@ public enum LuaHostAPI {
       name: "state_name", signature: "(fun(state: table): string)?",
       doc: "With states: the name of the state's named state (e.g. return state.phase)."),
     Member(
+      name: "state_transition", signature: "number?",
+      doc: "With states: the transition (seconds) of the states that declare none; 0 (the default) is at once."),
+    Member(
       name: "capabilities", signature: "table?",
       doc: "What the screen needs beyond computing: { \"timers\", \"clock\", net = { \"api.example.com\" } }."),
     Member(name: "components", signature: "table<string, table>?", doc: "The screen's own ui.<name> components."),

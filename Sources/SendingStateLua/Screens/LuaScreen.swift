@@ -402,9 +402,20 @@ public final class LuaScreen {
     let field = component.map { "component '\($0)': field" } ?? "screen field"
     let place = component.map { "component '\($0)': " } ?? ""
     let stateName = module.field("state_name")
+    let longest = Double(runtime.limits.maxEffectDelay.components.seconds)
     guard let states = module.field("states") else {
       if stateName != nil { throw contractError("\(field) 'state_name' needs 'states': the named states it chooses from") }
+      if module.field("state_transition") != nil {
+        throw contractError("\(field) 'state_transition' needs 'states': it is their default transition")
+      }
       return
+    }
+    if let transition = module.field("state_transition") {
+      guard case .some(let seconds) = (try? transition.value(path: "state_transition"))?.doubleValue, seconds.isFinite,
+        seconds >= 0, seconds <= longest
+      else {
+        throw contractError("\(field) 'state_transition' must be a number of seconds from 0 to \(Int(longest)) (got \(transition.typeName))")
+      }
     }
     let shape = "{ loading = { set = function(view, state) … end, update = …, done = …, transition = seconds }, … }"
     guard states.typeName == "table" else {
@@ -423,7 +434,6 @@ public final class LuaScreen {
       throw contractError(
         "\(field) 'state_name' must be a function (got \(module.field("state_name")?.typeName ?? "nil")): it returns the name of the state's named state, e.g. function(\(component == nil ? "" : "props, ")state) return state.phase end")
     }
-    let longest = Double(runtime.limits.maxEffectDelay.components.seconds)
     for name in table.fields.keys.sorted() {
       guard case .table(let declaration) = table.fields[name]!, declaration.sequence.isEmpty else {
         throw contractError("\(place)states.\(name) must be a table: { set = function(view, state) … end, update = …, done = …, transition = seconds }")

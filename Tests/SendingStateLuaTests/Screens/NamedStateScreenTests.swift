@@ -110,6 +110,10 @@ struct NamedStateScreenTests {
       contractError(Self.lamp(extra: "on_set = function() end,"))?.contains(
         "states.warm has an unknown field 'on_set' (the fields are set, update, done and transition)") == true)
     #expect(contractError(Self.lamp(extra: "update = 3,"))?.contains("states.warm.update must be a function(view, state) (got number)") == true)
+    let lonelyDefault = CounterSource.plain.replacingOccurrences(of: "return {", with: "return { state_transition = 1,")
+    #expect(contractError(lonelyDefault)?.contains("screen field 'state_transition' needs 'states'") == true)
+    let badDefault = Self.lamp().replacingOccurrences(of: "states = {", with: "state_transition = -2, states = {")
+    #expect(contractError(badDefault)?.contains("screen field 'state_transition' must be a number of seconds from 0 to 3600") == true)
     let emptyStates = Self.lamp().replacingOccurrences(of: "states = {", with: "states = {}, unused = {")
     #expect(contractError(emptyStates)?.contains("screen field 'states' must be a table of named states") == true)
   }
