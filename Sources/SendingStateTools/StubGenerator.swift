@@ -93,7 +93,7 @@ public enum StubGenerator {
       "---@field [string] any",
       "",
       "---@alias SSAction string|SSActionTable",
-      "---@alias SSOn fun(sender: SSAnyView, event: SSEventName|table, callback: fun(state: table, sender: SSAnyView): (SSAction|SSAction[]|nil))",
+      "---@alias SSOn fun(sender: SSAnyView, event: SSEventName|table, callback: fun(state: table, sender: SSAnyView, phase: string): (SSAction|SSAction[]|nil))",
       "",
     ]
     for kind in kinds {
