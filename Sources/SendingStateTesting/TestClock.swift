@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A clock whose time moves only when a test says so: effects that sleep on it (debounce,
 /// throttle, timers) run when the test calls ``advance(by:)``, with no real waiting.
@@ -16,7 +17,7 @@ import Foundation
 /// order they began; NB: `Clock.sleep` runs off the main actor, so two effects that start
 /// sleeping in the same instant may begin in either order: do not rely on the order of equal
 /// deadlines.
-public final class TestClock: Clock, @unchecked Sendable {
+public final class TestClock: Clock {
   /// A point in the clock's time: the duration since the clock was made.
   public struct Instant: InstantProtocol, CustomStringConvertible {
     /// The time since the clock's start.
@@ -54,19 +55,22 @@ public final class TestClock: Clock, @unchecked Sendable {
     let continuation: CheckedContinuation<Void, any Error>
   }
 
-  private let lock = NSLock()
-  private var current = Instant()
-  private var sleepers: [Sleeper] = []
-  private var nextID: UInt64 = 0
-  private var cancelledEarly: Set<UInt64> = []
-  private var awake: Set<UInt64> = []
+  private struct Sleeps {
+    var current = Instant()
+    var sleepers: [Sleeper] = []
+    var nextID: UInt64 = 0
+    var cancelledEarly: Set<UInt64> = []
+    var awake: Set<UInt64> = []
+  }
+
+  private let sleeps = Mutex(Sleeps())
 
   /// Creates a clock at time zero.
   public init() {}
 
   /// The current instant.
   public var now: Instant {
-    lock.withLock { current }
+    sleeps.withLock { $0.current }
   }
 
   /// The smallest step: none (the clock moves only by ``advance(by:)``).
@@ -74,7 +78,7 @@ public final class TestClock: Clock, @unchecked Sendable {
 
   /// The number of sleeps waiting for the clock to reach their deadline.
   public var sleeperCount: Int {
-    lock.withLock { sleepers.count }
+    sleeps.withLock { $0.sleepers.count }
   }
 
   /// Suspends until the clock reaches `deadline` (returns at once if it has).
@@ -84,30 +88,30 @@ public final class TestClock: Clock, @unchecked Sendable {
   ///   - tolerance: ignored.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
-    let id: UInt64? = lock.withLock {
-      if deadline <= current { return nil }
-      nextID += 1
-      return nextID
+    let id: UInt64? = sleeps.withLock { sleeps in
+      if deadline <= sleeps.current { return nil }
+      sleeps.nextID += 1
+      return sleeps.nextID
     }
     guard let id else { return }
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-        let early = lock.withLock {
-          if cancelledEarly.remove(id) != nil { return true }
-          sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+        let early = sleeps.withLock { sleeps in
+          if sleeps.cancelledEarly.remove(id) != nil { return true }
+          sleeps.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
           return false
         }
         if early { continuation.resume(throwing: CancellationError()) }
       }
     } onCancel: {
-      let sleeper: Sleeper? = lock.withLock {
-        if let index = sleepers.firstIndex(where: { $0.id == id }) { return sleepers.remove(at: index) }
-        cancelledEarly.insert(id)
+      let sleeper: Sleeper? = sleeps.withLock { sleeps in
+        if let index = sleeps.sleepers.firstIndex(where: { $0.id == id }) { return sleeps.sleepers.remove(at: index) }
+        sleeps.cancelledEarly.insert(id)
         return nil
       }
       sleeper?.continuation.resume(throwing: CancellationError())
     }
-    lock.withLock { _ = awake.insert(id) }
+    sleeps.withLock { _ = $0.awake.insert(id) }
   }
 
   /// Moves the clock forward by `duration`, waking every sleep whose deadline is reached, in
@@ -119,14 +123,15 @@ public final class TestClock: Clock, @unchecked Sendable {
     let end = now.advanced(by: duration)
     await settle()
     while true {
-      let due: Sleeper? = lock.withLock {
+      let due: Sleeper? = sleeps.withLock { sleeps in
+        let sleepers = sleeps.sleepers
         let candidates = sleepers.indices.filter { sleepers[$0].deadline <= end }
         guard let index = candidates.min(by: { sleepers[$0].deadline < sleepers[$1].deadline }) else {
-          current = end
+          sleeps.current = end
           return nil
         }
-        let sleeper = sleepers.remove(at: index)
-        if current < sleeper.deadline { current = sleeper.deadline }
+        let sleeper = sleeps.sleepers.remove(at: index)
+        if sleeps.current < sleeper.deadline { sleeps.current = sleeper.deadline }
         return sleeper
       }
       guard let due else { break }
@@ -142,7 +147,7 @@ public final class TestClock: Clock, @unchecked Sendable {
   public func run() async {
     for _ in 0..<10_000 {
       await settle()
-      let (last, here) = lock.withLock { (sleepers.map(\.deadline).max(), current) }
+      let (last, here) = sleeps.withLock { ($0.sleepers.map(\.deadline).max(), $0.current) }
       guard let last else { return }
       await advance(by: here.duration(to: last))
     }
@@ -160,21 +165,21 @@ public final class TestClock: Clock, @unchecked Sendable {
     if let id {
       // The woken task acknowledges on its way out of `sleep`; wait for that (bounded).
       for _ in 0..<100_000 {
-        if lock.withLock({ awake.remove(id) != nil }) { break }
+        if sleeps.withLock({ $0.awake.remove(id) != nil }) { break }
         await Task.yield()
       }
     }
-    var seen = lock.withLock { (sleepers.count, nextID) }
+    var seen = sleeps.withLock { ($0.sleepers.count, $0.nextID) }
     for _ in 0..<50 {
       for _ in 0..<32 { await Task.yield() }
-      let now = lock.withLock { (sleepers.count, nextID) }
+      let now = sleeps.withLock { ($0.sleepers.count, $0.nextID) }
       if now != seen {
         seen = now
         continue
       }
       try? await Task.sleep(for: .milliseconds(1))
       for _ in 0..<32 { await Task.yield() }
-      let after = lock.withLock { (sleepers.count, nextID) }
+      let after = sleeps.withLock { ($0.sleepers.count, $0.nextID) }
       if after == seen { return }
       seen = after
     }

@@ -44,7 +44,7 @@ struct StubGeneratorTests {
     let stubs = StubGenerator.stubs
     #expect(stubs.contains("---@class SSViews\n---@field [string] SSAnyView"))
     #expect(stubs.contains("---@field configure fun(view: SSViews, state: table, old: table?)"))
-    #expect(stubs.contains("callback: fun(state: table, sender: SSAnyView)"))
+    #expect(stubs.contains("callback: fun(state: table, sender: SSAnyView, phase: string)"))
     let any = try #require(section(stubs, "---@class SSAnyView: SSView"))
     #expect(any.contains("---@field text string "))
     #expect(any.contains("---@field isOn boolean "))

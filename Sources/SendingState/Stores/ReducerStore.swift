@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A store driven by a pure ``Reducer``: the one place state changes, with effects for
 /// everything else (TCA's Store, CombineFeedback's loop, inside SendingState's one-way model).
@@ -36,7 +37,7 @@ public final class ReducerStore<State, Action: Sendable> {
   let engine: AnyObject
   private var binderToken: StateObservationToken?
   /// Actions handed to ``handle(action:)`` directly, waiting for the main actor, in order.
-  private nonisolated let inbox = Locked<(actions: [Action], scheduled: Bool)>(([], false))
+  private nonisolated let inbox = Mutex<(actions: [Action], scheduled: Bool)>(([], false))
 
   /// Creates a root store.
   ///

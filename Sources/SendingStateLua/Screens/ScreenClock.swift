@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The time a screen's timers (`store:after`) and `require "clock"` run on: the machine's, or
 /// a ``VirtualClock`` that tests and specs move by hand.
@@ -36,31 +37,34 @@ public struct SystemScreenClock: ScreenClock {
 
 /// A clock that stands still until it is advanced: sleepers wake, in the order of their
 /// deadlines, only when ``advance(to:)`` passes them. Thread-safe.
-public final class VirtualClock: ScreenClock, @unchecked Sendable {
+public final class VirtualClock: ScreenClock {
   private struct Sleeper {
     var deadline: Double
     var continuation: CheckedContinuation<Void, any Error>?
     var fired = false
   }
 
-  private let lock = NSLock()
-  private var current: Double
-  private var sleepers: [Int: Sleeper] = [:]
-  private var nextID = 0
+  private struct Timers {
+    var current: Double
+    var sleepers: [Int: Sleeper] = [:]
+    var nextID = 0
+  }
+
+  private let timers: Mutex<Timers>
 
   /// A clock that reads `now` (seconds since 1970) until advanced.
   public init(now: Double = 0) {
-    current = now
+    timers = Mutex(Timers(current: now))
   }
 
   /// The clock's time.
-  public var now: Double { lock.withLock { current } }
+  public var now: Double { timers.withLock { $0.current } }
 
   /// How many timers wait.
-  public var sleeping: Int { lock.withLock { sleepers.values.filter { !$0.fired }.count } }
+  public var sleeping: Int { timers.withLock { $0.sleepers.values.filter { !$0.fired }.count } }
 
-  /// The earliest deadline a timer waits for.
-  public var nextDeadline: Double? { lock.withLock { sleepers.values.filter { !$0.fired }.map(\.deadline).min() } }
+  /// The earliest deadline of the timers that wait, if any.
+  public var nextDeadline: Double? { timers.withLock { $0.sleepers.values.filter { !$0.fired }.map(\.deadline).min() } }
 
   /// Waits until the clock has been advanced `seconds` past now.
   public func sleep(seconds: Double) async throws {
@@ -72,23 +76,21 @@ public final class VirtualClock: ScreenClock, @unchecked Sendable {
   /// is due now and fires at the next advance (even by 0), like every other timer: on a
   /// virtual clock nothing fires by itself.
   public func schedule(after seconds: Double) -> Int {
-    lock.withLock {
-      nextID += 1
+    timers.withLock { timers in
+      timers.nextID += 1
       // A delay too small to move a large time still lies ahead (else it would be due at once,
       // for ever, and an advance could never pass it).
-      var deadline = current + max(0, seconds)
-      if seconds > 0, deadline <= current { deadline = current.nextUp }
-      sleepers[nextID] = Sleeper(deadline: deadline, fired: false)
-      return nextID
+      var deadline = timers.current + max(0, seconds)
+      if seconds > 0, deadline <= timers.current { deadline = timers.current.nextUp }
+      timers.sleepers[timers.nextID] = Sleeper(deadline: deadline, fired: false)
+      return timers.nextID
     }
   }
 
   /// Removes the timer of `ticket` (an effect cancelled before it waited): an advance no longer
   /// fires it, and a later ``wait(for:)`` on it throws `CancellationError`.
   public func cancel(_ ticket: Int) {
-    let continuation: CheckedContinuation<Void, any Error>? = lock.withLock {
-      sleepers.removeValue(forKey: ticket)?.continuation
-    }
+    let continuation = timers.withLock { $0.sleepers.removeValue(forKey: ticket)?.continuation }
     continuation?.resume(throwing: CancellationError())
   }
 
@@ -97,25 +99,24 @@ public final class VirtualClock: ScreenClock, @unchecked Sendable {
   public func wait(for ticket: Int) async throws {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-        lock.lock()
-        guard let sleeper = sleepers[ticket] else {
-          lock.unlock()
-          continuation.resume(throwing: CancellationError())
-          return
+        // What to do once the lock is released: fail, return, or wait for an advance.
+        let outcome: Bool? = timers.withLock { timers in
+          guard let sleeper = timers.sleepers[ticket] else { return false }
+          if sleeper.fired {
+            timers.sleepers[ticket] = nil
+            return true
+          }
+          timers.sleepers[ticket]?.continuation = continuation
+          return nil
         }
-        if sleeper.fired {
-          sleepers[ticket] = nil
-          lock.unlock()
-          continuation.resume()
-        } else {
-          sleepers[ticket]?.continuation = continuation
-          lock.unlock()
+        switch outcome {
+        case false?: continuation.resume(throwing: CancellationError())
+        case true?: continuation.resume()
+        case nil: break
         }
       }
     } onCancel: {
-      lock.lock()
-      let sleeper = sleepers.removeValue(forKey: ticket)
-      lock.unlock()
+      let sleeper = timers.withLock { $0.sleepers.removeValue(forKey: ticket) }
       sleeper?.continuation?.resume(throwing: CancellationError())
     }
   }
@@ -124,21 +125,23 @@ public final class VirtualClock: ScreenClock, @unchecked Sendable {
   /// returns how many fired.
   @discardableResult
   public func advance(to time: Double) -> Int {
-    lock.lock()
-    current = max(current, time)
-    let due = sleepers.filter { !$0.value.fired && $0.value.deadline <= current }
-      .sorted { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }
-    var waiting: [CheckedContinuation<Void, any Error>] = []
-    for (ticket, sleeper) in due {
-      if let continuation = sleeper.continuation {
-        sleepers[ticket] = nil
-        waiting.append(continuation)
-      } else {
-        sleepers[ticket]?.fired = true  // its waiter has not come yet: it returns at once
+    let (waiting, count) = timers.withLock { timers -> ([CheckedContinuation<Void, any Error>], Int) in
+      timers.current = max(timers.current, time)
+      let now = timers.current
+      let due = timers.sleepers.filter { !$0.value.fired && $0.value.deadline <= now }
+        .sorted { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }
+      var waiting: [CheckedContinuation<Void, any Error>] = []
+      for (ticket, sleeper) in due {
+        if let continuation = sleeper.continuation {
+          timers.sleepers[ticket] = nil
+          waiting.append(continuation)
+        } else {
+          timers.sleepers[ticket]?.fired = true  // its waiter has not come yet: it returns at once
+        }
       }
+      return (waiting, due.count)
     }
-    lock.unlock()
     for continuation in waiting { continuation.resume() }
-    return due.count
+    return count
   }
 }
