@@ -9,7 +9,9 @@ import SendingStateHeadless
 @MainActor
 final class EngineForwarding {
   private var registrations: [(sender: View, vid: Int, key: Int, event: SenderEvent)] = []
-  private(set) var tree: any EventForwardable = SenderGroup {}
+  private(set) var tree: any EventForwardable = BuiltForwarding(group: SenderGroup {})
+  /// How many times the tree (and its sender list) was built: on registration changes only.
+  private(set) var builds = 0
 
   /// Adds a registration (the same sender and key once).
   func add(sender: View, vid: Int, key: Int, event: SenderEvent) {
@@ -20,7 +22,8 @@ final class EngineForwarding {
   /// Builds the tree anew from the registrations.
   func rebuild() {
     let list = registrations
-    tree = SenderGroup {
+    builds += 1
+    tree = BuiltForwarding(group: SenderGroup {
       for registration in list {
         EventForwarder(registration.sender) { _, ctx in
           let vid = registration.vid
@@ -40,8 +43,25 @@ final class EngineForwarding {
           }
         }
       }
-    }
+    })
   }
+}
+
+/// A built forwarding tree with its sender list computed once (every commit asks for the
+/// senders, to hand them the state; the list changes only when the registrations do).
+@MainActor
+struct BuiltForwarding: EventForwardable {
+  let group: SenderGroup
+  let allSenders: [AnyObject]
+
+  init(group: SenderGroup) {
+    self.group = group
+    self.allSenders = group.allSenders
+  }
+
+  var allMappings: [(sender: AnyObject, event: SenderEvent, actions: [Any])] { group.allMappings }
+  var allEventKeys: [(sender: AnyObject, event: SenderEvent)] { group.allEventKeys }
+  func actions(for sender: AnyObject, event: SenderEvent) -> [Any] { group.actions(for: sender, event: event) }
 }
 
 /// A view that hosts script registrations: the screen's host, a list row, a unit host.
