@@ -10,9 +10,11 @@
 ///   applies wait, and their changes run only after it completes.
 /// - Each apply's completion is called exactly once, in order, with whether its transition
 ///   finished.
-/// - A transition that completes with `false` was interrupted: the current state stays what it
-///   was, and the applies waiting behind it are dropped (their completions get `false`): they
-///   were asked for on the assumption that it would land. Apply again to go on.
+/// - A transition that completes with `false` was interrupted: the applies waiting behind it
+///   are dropped (their completions get `false`, in order): they were asked for on the
+///   assumption that it would land. If its changes had not run, the current state stays what it
+///   was; if they had, the object looks like neither state, so none is current and the next
+///   apply of any state runs its `onSet`. Apply again to go on.
 /// - The object is held weakly: once it is gone, no changes run and every waiting apply
 ///   completes with `false`.
 @MainActor
@@ -27,7 +29,9 @@ public final class StateDispatcher<Target: Stateful> {
   public private(set) weak var target: Target?
   /// Where the dispatcher stands: ready in a state, or in a transition.
   public private(set) var phase: NamedStatePhase = .ready(current: nil)
-  private var queue: [Pending] = []
+  /// Waiting applies; a started one's slot is emptied at once, so the dispatcher holds no
+  /// completion (and nothing it captured) longer than needed.
+  private var queue: [Pending?] = []
   private var queueHead = 0
   private var isDraining = false
   /// Counts transitions, so a late or repeated completion acts only on its own transition.
@@ -75,12 +79,16 @@ public final class StateDispatcher<Target: Stateful> {
     defer { isDraining = false }
     while case .ready(let current) = phase, queueHead < queue.count {
       let next = queue[queueHead]
+      queue[queueHead] = nil
       queueHead += 1
-      if queueHead > 64, queueHead * 2 > queue.count {
+      if queueHead == queue.count {
+        queue = []
+        queueHead = 0
+      } else if queueHead > 64, queueHead * 2 > queue.count {
         queue.removeFirst(queueHead)
         queueHead = 0
       }
-      start(next, from: current)
+      if let next { start(next, from: current) }
     }
   }
 
@@ -106,10 +114,11 @@ public final class StateDispatcher<Target: Stateful> {
     let completion: @MainActor (Bool) -> Void = { [weak self] finished in
       guard let self, token == self.transitionToken, case .inTransition = self.phase else { return }
       // Finished means the changes ran (a transition that completes without them did not
-      // apply the state).
+      // apply the state). Interrupted after its changes ran, the object looks like neither
+      // state: no state is current, so the next apply of any state runs its onSet.
       let landed = finished && changed
       self.transitionToken += 1  // later calls of this completion or these changes do nothing
-      self.phase = .ready(current: landed ? name : current)
+      self.phase = .ready(current: landed ? name : (changed ? nil : current))
       if landed { pending.completion?(true) } else { self.dropWaiting(after: pending) }
       self.drain()
     }
@@ -120,11 +129,16 @@ public final class StateDispatcher<Target: Stateful> {
   /// the object gone). The queue is emptied first, so an apply made by one of these completions
   /// is a new request, served afterwards.
   private func dropWaiting(after first: Pending) {
-    let dropped = queue[queueHead...]
+    let dropped = queue[queueHead...].compactMap { $0 }
     queue = []
     queueHead = 0
+    // Draining is held off while the completions run, so an apply one of them makes waits
+    // until every dropped completion has been called (the caller drains afterwards).
+    let wasDraining = isDraining
+    isDraining = true
     first.completion?(false)
     for pending in dropped { pending.completion?(false) }
+    isDraining = wasDraining
   }
 }
 

@@ -20,6 +20,8 @@
 /// spinner.states.apply(.highlighted(2))   // the same state again: only onUpdate, color 2
 /// ```
 ///
+/// Adopt it on a final class (the default transition is typed by `Self`).
+///
 /// Overloads with the same labels (`f(_: Int)` and `f(_: String)`) have the same name, so they
 /// are one state; give one an explicit name (`Self(named: "f(int)") { … }`) to tell them apart.
 @MainActor

@@ -242,7 +242,7 @@ struct StateDispatcherTests {
     #expect(remaining == 0)
   }
 
-  @Test("XS-7: an interrupted transition (completion false) leaves the current state and drops the waiting applies with false")
+  @Test("XS-7: an interrupted transition (completion false) drops the waiting applies with false; after its changes ran, no state is current")
   func interrupted() {
     let lamp = Lamp()
     let recorder = Recorder<Lamp>()
@@ -251,14 +251,48 @@ struct StateDispatcherTests {
     lamp.states.apply(.highlighted(1), via: recorder.transition(named: "a")) { calls.append("a \($0)") }
     lamp.states.apply(.plain()) { calls.append("b \($0)") }
     lamp.states.apply(.highlighted(3)) { calls.append("c \($0)") }
-    recorder.finishLatest(false)
+    recorder.finishLatest(false)  // its changes ran, then it reports not finished
     #expect(calls == ["a false", "b false", "c false"])
-    #expect(lamp.states.phase == .ready(current: "off()"))
+    #expect(lamp.states.phase == .ready(current: nil))  // the lamp looks like neither off nor highlighted
     #expect(!lamp.log.contains("set plain"))
-    // Apply again to go on: the state is entered from the current one (onSet runs).
-    lamp.states.apply(.highlighted(4))
-    #expect(lamp.states.phase == .ready(current: "highlighted(_:)"))
-    #expect(lamp.color == 4)
+    // Applying the old state again repaints it: onSet runs.
+    lamp.log = []
+    lamp.states.apply(.off())
+    #expect(lamp.log == ["set off"])
+    #expect(lamp.states.phase == .ready(current: "off()"))
+    // Interrupted before its changes ran: the current state stays.
+    lamp.states.apply(.highlighted(5), via: recorder.transition(named: "b"))
+    recorder.started.removeLast().completion(false)
+    #expect(lamp.states.phase == .ready(current: "off()"))
+    #expect(!lamp.isOn)
+  }
+
+  @Test("XS-6/XS-7: a dropped apply's completion that applies again waits until every dropped completion was called")
+  func droppedCompletionsInOrder() {
+    let lamp = Lamp()
+    let recorder = Recorder<Lamp>()
+    var calls: [String] = []
+    lamp.states.apply(.highlighted(1), via: recorder.transition(named: "a")) { finished in
+      calls.append("a \(finished)")
+      lamp.states.apply(.off()) { calls.append("x \($0)") }
+    }
+    lamp.states.apply(.plain()) { calls.append("b \($0)") }
+    lamp.states.apply(.highlighted(3)) { calls.append("c \($0)") }
+    recorder.finishLatest(false)
+    #expect(calls == ["a false", "b false", "c false", "x true"])
+  }
+
+  @Test("states holds no completion after it ran: an object whose completion captured it still goes away")
+  func noLeakThroughStates() {
+    weak var gone: Lamp?
+    do {
+      let lamp = Lamp()
+      gone = lamp
+      lamp.states.apply(.off()) { _ in lamp.log.append("done") }
+      lamp.states.apply(.highlighted(2)) { _ in lamp.log.append("done again") }
+      #expect(lamp.log.suffix(2) == ["update highlighted 2", "done again"])
+    }
+    #expect(gone == nil)
   }
 
   @Test("XS-8: the object is held weakly; released with applies waiting, no change runs, nothing crashes, completions get false")
