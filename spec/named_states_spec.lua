@@ -89,20 +89,29 @@ describe("named states", function()
     assert.are.same({ current = "on" }, screen.named)
   end)
 
-  it("XS-7: a transition whose end fails is interrupted: the state it came from stays current, "
-    .. "and the next commit enters the state again", function()
+  it("XS-7: a transition whose end fails is interrupted: no state is current, "
+    .. "and the next commit that changes the state enters the wanted one afresh", function()
     local screen = open()
     act(screen, { type = "switch", mode = "warming", fail = "done" })
     local ok, problem = pcall(function() screen:advance(0.5) end)
     assert.is_false(ok)
     assert.matches("lamp%.lua:%d+: in states%.warming%.done: the filament broke", problem)
-    assert.are.same({ current = "off" }, screen.named)
+    assert.are.same({}, screen.named)  -- the views show warming's set: neither off nor warming
     assert.are.equal("warming", screen.view.glow.text)  -- done's writes were undone
     act(screen, { type = "mend", fail = "" })
-    assert.are.same({ current = "off", from = "off", to = "warming" }, screen.named)
+    assert.are.same({ to = "warming" }, screen.named)
     screen:advance(0.5)
     assert.are.same({ current = "warming" }, screen.named)
     assert.are.equal("set off, set warming, set warming, done warming", screen.view.trace.text)
+  end)
+
+  it("XS-7: after an interrupted transition, going back to the old state repaints it (its set runs)", function()
+    local screen = open()
+    act(screen, { type = "switch", mode = "warming", fail = "done" })
+    pcall(function() screen:advance(0.5) end)
+    act(screen, { type = "switch", mode = "off", fail = "" })
+    assert.are.same({ current = "off" }, screen.named)
+    assert.are.equal("set off, set warming, set off", screen.view.trace.text)
   end)
 
   it("state_name must name one of the states", function()
@@ -131,5 +140,25 @@ describe("named states in components", function()
     assert.are.equal("alert over 2", screen.view["high.text"].text)
     screen:advance(0.1)
     assert.are.equal("alert over 2!", screen.view["high.text"].text)
+  end)
+
+  it("components in list rows enter their named state when the rows are built", function()
+    local screen = ss.open("screens/row_dots.lua", { clock = 0 })
+    local function marks()
+      local found = {}
+      for mark in screen:tree():gmatch('label#mark text="(%a+)"') do found[#found + 1] = mark end
+      return found
+    end
+    assert.are.same({ "dark", "dark" }, marks())
+    screen:expect("light", function(s) s.lit = true end)
+    assert.are.same({ "lit", "lit" }, marks())
+  end)
+
+  it("inside a unit, a component's hooks and the end of its transition get the unit's data", function()
+    local screen = ss.open("screens/unit_fades.lua", { clock = 0, data = "screens/unit_fades.json" })
+    assert.matches('label#text text="soft"', screen:tree())
+    screen:expect("tap", function(s) s.taps = 1 end)  -- a commit while the transition runs
+    screen:advance(0.2)
+    assert.matches('label#text text="soft soft"', screen:tree())
   end)
 end)

@@ -258,7 +258,10 @@ public final class SpecRunner {
       else {
         throw ToolError.usage("ss.open: the fake answer of task '\(name)' must be { value = … } or { error = \"…\" }")
       }
-      if let message = answer["error"].stringValue {
+      if answer["error"] != .nil {
+        guard let message = answer["error"].stringValue else {
+          throw ToolError.usage("ss.open: the fake error of task '\(name)' must be a string")
+        }
         tasks[name] = { _ in throw FakeTaskError(message: message) }
       } else {
         let value = answer["value"]

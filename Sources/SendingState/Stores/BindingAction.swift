@@ -16,9 +16,9 @@
 /// store.binding(\.name).value = "Ada"   // one action, one change, one notification
 /// ```
 public struct BindingAction<Root>: @unchecked Sendable, Equatable, CustomStringConvertible {
-  // NB: unchecked because key paths are not `Sendable`; a key path is an immutable value (this
-  // one captures no subscript arguments: it is made from a writable property path), and the
-  // written value is `Sendable` by the initializer's constraint.
+  // NB: unchecked because it stores the key path as a plain `PartialKeyPath` (for equality);
+  // `set` takes only key paths that are `Sendable` (no non-Sendable subscript arguments), and
+  // the written value is `Sendable` by the same constraint.
 
   /// The field written.
   public let keyPath: PartialKeyPath<Root>
@@ -34,7 +34,7 @@ public struct BindingAction<Root>: @unchecked Sendable, Equatable, CustomStringC
   ///   - value: its new value.
   /// - Returns: the action.
   public static func set<Value: Equatable & Sendable>(
-    _ keyPath: WritableKeyPath<Root, Value>, _ value: Value
+    _ keyPath: any WritableKeyPath<Root, Value> & Sendable, _ value: Value
   ) -> BindingAction {
     BindingAction(
       keyPath: keyPath, assign: { $0[keyPath: keyPath] = value }, value: value,
@@ -145,7 +145,7 @@ extension ReducerStore where Action: BindableAction, Action.State == State {
   ///
   /// - Parameter keyPath: the field.
   /// - Returns: the binding.
-  public func binding<Value: Equatable & Sendable>(_ keyPath: WritableKeyPath<State, Value>) -> StoreBinding<Value> {
+  public func binding<Value: Equatable & Sendable>(_ keyPath: any WritableKeyPath<State, Value> & Sendable) -> StoreBinding<Value> {
     StoreBinding(get: { self.state[keyPath: keyPath] }, set: { self.send(.binding(.set(keyPath, $0))) })
   }
 }

@@ -814,6 +814,9 @@ function storeMethods.run(self, name, input, types, options)
   if not rawequal(self, store) then self, name, input, types, options = store, self, name, input, types end
   checkStore(self)
   checkEffects()
+  if gate ~= nil and gate.plugin ~= nil then  -- (first: a plugin learns nothing of the tasks)
+    error(where() .. "plugin '" .. gate.plugin .. "' may not run host tasks: they are the screen's", 0)
+  end
   if type(name) ~= "string" or not prims.hasTask(name) then
     local known = prims.taskNames()
     error(where() .. "bad argument #1 to 'run' (" .. (type(name) == "string" and ("no task named '" .. name:sub(1, 60) .. "'") or "a task name expected")
@@ -822,9 +825,6 @@ function storeMethods.run(self, name, input, types, options)
   local ok, fail = type(types) == "table" and rawget(types, "ok"), type(types) == "table" and rawget(types, "fail")
   if type(ok) ~= "string" or type(fail) ~= "string" then
     error(where() .. "bad argument #3 to 'run' ({ ok = \"type\", fail = \"type\" } expected)", 0)
-  end
-  if gate ~= nil and gate.plugin ~= nil then
-    error(where() .. "plugin '" .. gate.plugin .. "' may not run host tasks: they are the screen's", 0)
   end
   local record = effectOptions({ kind = "task", name = name, input = S.freeze(input, "task input"), ok = ok, fail = fail },
     options, "run", 4)
@@ -1075,13 +1075,36 @@ local namedTokens = 0
 
 -- Reads the `states` and `state_name` of a module (checked by the host) into `owner`, copied
 -- so the script cannot change them later.
-function declareNamed(owner, module, label)
-  if module.states == nil then return end
-  owner.states, owner.stateName, owner.namedLabel = {}, module.state_name, label
-  local default = module.state_transition or 0  -- (states without their own transition)
-  for name, decl in pairs(module.states) do
-    owner.states[name] = { set = decl.set, update = decl.update, done = decl.done, transition = decl.transition or default }
+-- Raw reads, checked again here: what the host checked could be served differently through
+-- metatables.
+local function seconds(value, what)
+  if value == nil then return nil end
+  if type(value) ~= "number" or value ~= value or value < 0 or value > limits.maxEffectDelay then
+    error(what .. " must be a number of seconds from 0 to " .. limits.maxEffectDelay .. ", got " .. describe(value), 0)
   end
+  return value
+end
+function declareNamed(owner, module, label)
+  local states = rawget(module, "states")
+  if states == nil then return end
+  local stateName = rawget(module, "state_name")
+  if type(states) ~= "table" or type(stateName) ~= "function" then
+    error(label .. "states must be a table and state_name a function", 0)
+  end
+  local default = seconds(rawget(module, "state_transition"), label .. "state_transition") or 0
+  local copied = {}
+  for name, decl in next, states do
+    if type(name) ~= "string" or type(decl) ~= "table" then
+      error(label .. "states must map names to tables, got " .. describe(name) .. " = " .. describe(decl), 0)
+    end
+    local entry = { set = rawget(decl, "set"), update = rawget(decl, "update"), done = rawget(decl, "done") }
+    for key, fn in next, entry do
+      if type(fn) ~= "function" then error(label .. "states." .. name .. "." .. key .. " must be a function", 0) end
+    end
+    entry.transition = seconds(rawget(decl, "transition"), label .. "states." .. name .. ".transition") or default
+    copied[name] = entry
+  end
+  owner.states, owner.stateName, owner.namedLabel = copied, stateName, label
 end
 
 local function namedMachine(owner)
@@ -1149,7 +1172,8 @@ local function settleNamed(owner, state)
   if decl.transition > 0 then
     namedTokens = namedTokens + 1
     m.moving = { from = m.current, to = want, token = namedTokens }
-    tokenOwner[namedTokens] = owner
+    event.tokens = event.tokens or {}
+    event.tokens[namedTokens] = owner  -- (known once the event commits)
     local effects = event.effects
     effects[#effects + 1] = { kind = "transition", seconds = decl.transition, token = namedTokens }
   else
@@ -1158,25 +1182,30 @@ local function settleNamed(owner, state)
 end
 
 -- A transition's time has passed (token: which one): its state is current, its done runs,
--- and changes that waited are applied. Interrupted (its end failed): no hook runs, the state
--- it came from stays current, and the next commit enters the wanted state again.
-local function finishTransition(token, interrupted)
+-- and changes that waited are applied.
+local function finishTransition(token)
   local owner = tokenOwner[token]
   if owner == nil then return end  -- (an older screen's timer)
   local m = namedMachine(owner)
   local moving = m.moving
   if moving == nil or moving.token ~= token then return end
-  if interrupted then
-    tokenOwner[token] = nil
-    m.moving, m.stale = nil, nil
-    return
-  end
   m.current, m.moving = moving.to, nil
+  local state = owner.isComponent and stateAround(owner, committed) or committed
   local saved, savedContext = enter("configure", "", "state is read-only in configure")
-  runNamedHook(owner, moving.to, "done", committed)
-  if m.stale then settleNamed(owner, committed) end
+  runNamedHook(owner, moving.to, "done", state)
+  if m.stale then settleNamed(owner, state) end
   phase, context = saved, savedContext
-  tokenOwner[token] = nil  -- (kept if the hooks failed: the interrupting event needs it)
+  tokenOwner[token] = nil  -- (kept if the hooks failed: interruptTransition needs it)
+end
+
+-- The end of a transition failed (that event changed nothing): the transition ends
+-- interrupted, outside any event. Its set had run, so the owner looks like neither state: none
+-- is current, and the next commit that changes the state enters the wanted one afresh.
+function E.interruptTransition(token)
+  local owner = tokenOwner[token]
+  tokenOwner[token] = nil
+  local m = owner and named[owner]
+  if m ~= nil and m.moving ~= nil and m.moving.token == token then named[owner] = {} end
 end
 
 -- The named state of the screen (no id) or of the component with this id: current, and the
@@ -1216,6 +1245,16 @@ local function render(force)
   for _, list in ipairs(screen.lists) do
     local touched = event.touched[list.rec]
     if force or (touched and (touched.rows or touched.visibleRows)) then planRows(list) end
+  end
+  -- Components made in this event (in rows the lists just built, say) enter their named state.
+  local copies = event.named
+  for _, host in ipairs(screen.unitHosts) do
+    if host.states ~= nil and named[host] == nil and (copies == nil or copies[host] == nil) then
+      local saved, savedContext = enter("configure", "configure", "state is read-only in configure")
+      settleNamed(host, stateAround(host, working))
+      copies = event.named
+      phase, context = saved, savedContext
+    end
   end
 end
 
@@ -1300,7 +1339,7 @@ function E.send(sync, room, kind, a, b, c, d)
     local rec = views[a]
     if rec ~= nil and rec.list ~= nil then planRows(rec.list, b) end
   elseif kind == "transition" then
-    finishTransition(a, b)
+    finishTransition(a)
   end
   runHandle()
   render(false)
@@ -1599,6 +1638,9 @@ local function commit()
   end
   if ev.named ~= nil then
     for owner, m in pairs(ev.named) do named[owner] = m end
+  end
+  if ev.tokens ~= nil then
+    for token, owner in pairs(ev.tokens) do tokenOwner[token] = owner end
   end
   event = nil
   S.resetDrafts()

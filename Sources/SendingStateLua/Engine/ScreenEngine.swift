@@ -30,9 +30,8 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     case effect([LuaValue])
     /// A list asked to scroll (0-based first row).
     case scroll(list: View, first: Int)
-    /// A named state's transition has run its time (the kernel's token for it); interrupted
-    /// when its end failed (the state it came from stays current).
-    case transition(token: Int, interrupted: Bool)
+    /// A named state's transition has run its time (the kernel's token for it).
+    case transition(token: Int)
   }
 
   /// What one event did.
@@ -137,11 +136,10 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
         stack.push(Int64(vids[ObjectIdentifier(list)] ?? 0))
         stack.push(Int64(first + 1))
         return 5
-      case .transition(let token, let interrupted):
+      case .transition(let token):
         stack.push("transition")
         stack.push(Int64(token))
-        stack.push(interrupted)
-        return 5
+        return 4
       }
     }
   }
@@ -473,12 +471,17 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       guard let self, !Task.isCancelled, !self.isClosed else { return }
       self.transitions[token] = nil
       do {
-        try self.send(.transition(token: token, interrupted: false))
+        try self.send(.transition(token: token))
       } catch {
         // Its done (or a change that waited) failed, and that event changed nothing: the
-        // transition ends interrupted, so the screen is not left in it for ever.
+        // transition ends interrupted (in a call no limit interrupts), so the screen is not
+        // left in it for ever.
         self.report(error)
-        _ = try? self.send(.transition(token: token, interrupted: true))
+        _ = try? self.runtime.call(self.kernel.function("interruptTransition"), context: nil, critical: true, pushArguments: {
+          stack in
+          stack.push(Int64(token))
+          return 1
+        }) { _, _ throws(LuaBridgeError) in () }
       }
       self.finishedEffects += 1  // (an advance of the virtual clock waits for it like a timer)
     }

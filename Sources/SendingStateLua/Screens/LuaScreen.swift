@@ -567,7 +567,8 @@ public final class LuaScreen {
   public var namedState: NamedStatePhase? { namedState(component: nil) }
 
   /// The named state of the component with id `component` (the screen's with nil); nil for one
-  /// without named states, or no such component.
+  /// without named states, or no such component. Ids repeat across list rows and units: this
+  /// is the first component built with that id.
   ///
   /// - Parameter component: the component's id (`ui.badge { id = "alerts" }`), or nil.
   public func namedState(component: String?) -> NamedStatePhase? {

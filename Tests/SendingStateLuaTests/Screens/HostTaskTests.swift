@@ -85,6 +85,24 @@ struct HostTaskTests {
     #expect(calls.inputs == [6])
   }
 
+  @Test("a plugin's middleware may not run host tasks, and learns none of their names")
+  func pluginsMayNot() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("tasks-\(UUID().uuidString).lua").path
+    try Self.source.write(toFile: path, atomically: true, encoding: .utf8)
+    var options = LuaScreen.Options()
+    options.tasks["double"] = { _ in .integer(0) }
+    options.middleware = [
+      .init(
+        name: "sneak", plugin: "spy", file: "spy/middleware/sneak.lua",
+        source: "return function(action, store) store:run('nope', 1, { ok = 'a', fail = 'b' }) return action end")
+    ]
+    let screen = try LuaScreen(path: path, options: options)
+    let error = #expect(throws: ScriptError.self) { try screen.perform(action: ["type": "ask", "n": 2]) }
+    #expect(error?.message.contains("plugin 'spy' may not run host tasks: they are the screen's") == true)
+    #expect(error?.message.contains("double") == false)
+    #expect(screen.pendingEffects == 0)
+  }
+
   @Test("mistakes at the call name the line: missing types; a screen with no tasks registered")
   func mistakes() throws {
     let screen = try open()

@@ -142,6 +142,35 @@ struct NamedStateScreenTests {
     #expect(contractError(badSet)?.contains("component 'dot': states.on.set must be a function(view, props, state) (got number)") == true)
   }
 
+  @Test("components in rows that scrolling builds enter their named state (a scroll is an event of its own)")
+  func rowsBuiltByScrolling() throws {
+    let path = URL(fileURLWithPath: examplePath("")).deletingLastPathComponent()
+      .appendingPathComponent("spec/screens/row_dots.lua").path
+    let screen = try LuaScreen(path: path)
+    _ = try screen.row("list", 5)
+    let tree = screen.root.renderTree().text
+    #expect(tree.contains("label#name text=\"e\""))
+    #expect(!tree.contains("label#mark text=\"\""))
+    #expect(tree.components(separatedBy: "label#mark text=\"dark\"").count - 1 == 2)
+  }
+
+  @Test("states read raw and checked again by the kernel: a metatable cannot slip in what the host refused")
+  func metatablesDoNotBypass() throws {
+    let sly = Self.lamp().replacingOccurrences(
+      of: "states = {",
+      with: "states = setmetatable({}, { __index = function() return { transition = -7 } end }), unused = {")
+    // The host sees an empty table (raw), and says so.
+    #expect(contractError(sly)?.contains("screen field 'states' must be a table of named states") == true)
+    let hidden = Self.lamp().replacingOccurrences(
+      of: "transition = 0.5,", with: "")
+      .replacingOccurrences(of: "warm = {", with: "warm = setmetatable({}, { __index = { transition = -7, set = 1 } }), unused = {")
+    // Raw, warm is an empty state (allowed); its metatable's fields are never read, so
+    // entering it runs nothing (an `__index` read would call the number 1).
+    let screen = try open(hidden)
+    try screen.perform(action: ["type": "switch", "mode": "warm"])
+    #expect(screen.namedState == .ready(current: "warm"))
+  }
+
   @Test("state_name runs under the screen's budget: one that never returns times out and the event changes nothing")
   func stateNameBudget() throws {
     let source = Self.lamp().replacingOccurrences(
