@@ -137,10 +137,23 @@ struct LuaStack {
       let number = lua_tonumberx(L, index, nil)
       guard number.isFinite else { throw LuaBridgeError(path: crossing.path, problem: LuaStack.nonFinite(number)) }
       return .number(number)
-    case LUA_TSTRING: return .string(string(at: index) ?? "")
+    case LUA_TSTRING: return .string(sharedString(at: index, crossing: &crossing))
     case LUA_TTABLE: return try readTable(at: index, depth: depth + 1, crossing: &crossing)
     default: return .opaque(typeName(at: index))
     }
+  }
+
+  /// The string at `index`, copied once per crossing when it is longer than 32 bytes (Lua
+  /// interns the short ones; a long one shared by many fields or keys is the same bytes).
+  private func sharedString(at index: Int32, crossing: inout Crossing) -> String {
+    var length = 0
+    guard let bytes = sslua_tolstring(L, index, &length) else { return "" }
+    guard length > 32 else { return String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self) }
+    let key = UnsafeRawPointer(bytes)
+    if let copied = crossing.strings[key] { return copied }
+    let copied = String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
+    crossing.strings[key] = copied
+    return copied
   }
 
   private func readTable(
@@ -175,7 +188,7 @@ struct LuaStack {
     while lua_next(L, index) != 0 {
       let keyType = lua_type(L, -2)
       if keyType == LUA_TSTRING {
-        let key = string(at: -2) ?? ""
+        let key = sharedString(at: -2, crossing: &crossing)
         crossing.trail.append(.field(key))
         // Lua keys differ by bytes; Swift strings compare by canonical equivalence (and repair
         // bytes that are not UTF-8), so two spellings of one text ("é" and "e" + U+0301) would
@@ -241,6 +254,10 @@ struct Crossing {
   var trail: [LuaPath.Component] = []
   /// The tables on the way down (an array, not a Set: nesting is bounded and shallow).
   var ancestors: [UnsafeRawPointer] = []
+  /// The Swift copies of the longer Lua strings read so far, by the Lua string's bytes: a
+  /// string that many fields share is copied once (else a script could turn one 1 MiB string
+  /// in its capped heap into gigabytes of host memory by naming it a thousand times).
+  var strings: [UnsafeRawPointer: String] = [:]
 
   init(maxDepth: Int, maxNodes: Int, root: LuaPath, state: OpaquePointer? = nil) {
     self.maxDepth = maxDepth

@@ -30,6 +30,40 @@ struct CrossingLimitTests {
     #expect(runtime.stack.top == top)
   }
 
+  /// The resident memory of this process, in bytes (Linux: /proc/self/statm).
+  static func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let pages = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+  }
+
+  @Test("Lua → Swift: a long string named a thousand times (as a value and as a key) is copied once, not a thousand times")
+  func sharedStringsCopiedOnce() throws {
+    let runtime = try LuaRuntime()
+    let before = Self.residentBytes()
+    // 1 MiB inside the script's 64 MiB heap; without sharing, the copy takes 2 GiB (the bound
+    // leaves room for other tests running beside this one).
+    let values = try runtime.evaluate(
+      """
+      local big = string.rep("x", 1 << 20)
+      local list, keyed = {}, {}
+      for i = 1, 1000 do list[i] = big; keyed[i] = { [big] = i } end
+      return { list = list, keyed = keyed }
+      """)
+    let grown = Self.residentBytes() - before
+    #expect(grown < 768 << 20, "the read grew the process by \(grown >> 20) MiB")
+    guard case .table(let table)? = values.first, case .table(let list) = table.fields["list"]!,
+      case .table(let keyed) = table.fields["keyed"]!
+    else {
+      Issue.record("not the value built")
+      return
+    }
+    #expect(list.sequence.count == 1000)
+    #expect(list.sequence.allSatisfy { $0.stringValue?.utf8.count == 1 << 20 })
+    #expect(keyed.sequence.count == 1000)
+    #expect(keyed.sequence[999]["x" + String(repeating: "x", count: (1 << 20) - 1)] == .integer(1000))
+  }
+
   @Test("Lua → Swift: 64 nested tables read; 65 are an error naming the path")
   func readDepth() throws {
     let runtime = try LuaRuntime()
