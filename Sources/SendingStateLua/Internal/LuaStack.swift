@@ -55,6 +55,7 @@ struct LuaStack {
     let base = top
     let limits = self.limits
     var crossing = Crossing(maxDepth: limits.maxDepth, maxNodes: limits.maxNodes, root: path, state: L)
+    defer { for reference in crossing.pushed.values { unref(reference) } }
     do {
       try reserve(2, at: path)
       try push(value, depth: 0, crossing: &crossing)
@@ -83,7 +84,7 @@ struct LuaStack {
     case .number(let number):
       guard number.isFinite else { throw LuaBridgeError(path: crossing.path, problem: LuaStack.nonFinite(number)) }
       push(number)
-    case .string(let text): push(text)
+    case .string(let text): pushShared(text, crossing: &crossing)
     case .table(let table):
       try crossing.enter(depth: depth + 1)
       try reserve(3, at: crossing.path)
@@ -102,6 +103,24 @@ struct LuaStack {
         lua_rawset(L, -3)
       }
     }
+  }
+
+  /// Pushes `text`; a long string already pushed in this crossing (the same Swift storage) is
+  /// pushed as the same Lua string.
+  private func pushShared(_ text: String, crossing: inout Crossing) {
+    guard text.utf8.count > 32, let storage = text.utf8.withContiguousStorageIfAvailable({ UnsafeRawPointer($0.baseAddress) }),
+      let storage, lua_checkstack(L, 2) != 0
+    else {
+      push(text)
+      return
+    }
+    if let reference = crossing.pushed[storage] {
+      push(reference: reference)
+      return
+    }
+    push(text)
+    lua_pushvalue(L, -1)
+    crossing.pushed[storage] = ref()
   }
 
   static func nonFinite(_ number: Double) -> String {
@@ -258,6 +277,10 @@ struct Crossing {
   /// string that many fields share is copied once (else a script could turn one 1 MiB string
   /// in its capped heap into gigabytes of host memory by naming it a thousand times).
   var strings: [UnsafeRawPointer: String] = [:]
+  /// The other way: the Lua strings pushed so far for long Swift strings, by the Swift
+  /// string's storage (registry references, released when the push ends), so a string many
+  /// fields share is one Lua string again.
+  var pushed: [UnsafeRawPointer: Int32] = [:]
 
   init(maxDepth: Int, maxNodes: Int, root: LuaPath, state: OpaquePointer? = nil) {
     self.maxDepth = maxDepth

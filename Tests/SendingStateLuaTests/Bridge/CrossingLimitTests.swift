@@ -130,7 +130,8 @@ struct CrossingLimitTests {
   func pushMemory() throws {
     let runtime = try LuaRuntime(configuration: .init(limits: .init(memoryLimit: 1 << 20)))
     let top = runtime.stack.top
-    let big = LuaValue.table(LuaTable(sequence: Array(repeating: .string(String(repeating: "x", count: 1_000)), count: 2_000)))
+    // Two thousand different 1 KB strings (one string named 2,000 times would be pushed once).
+    let big = LuaValue.table(LuaTable(sequence: (0..<2_000).map { .string(String(repeating: "x", count: 1_000) + "\($0)") }))
     let error = #expect(throws: LuaBridgeError.self) { try runtime.makeValue(big, path: "payload") }
     #expect(error?.kind == .memory)
     #expect(runtime.stack.top == top)
