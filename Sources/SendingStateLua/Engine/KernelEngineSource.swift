@@ -1208,6 +1208,9 @@ function E.interruptTransition(token)
   if m ~= nil and m.moving ~= nil and m.moving.token == token then named[owner] = {} end
 end
 
+-- How many unit and component hosts the screen has (for tests of what a failed event leaves).
+function E.unitHostCount() return screen.unitHosts and #screen.unitHosts or 0 end
+
 -- The named state of the screen (no id) or of the component with this id: current, and the
 -- transition's from and to while one runs.
 function E.namedPhase(id)
@@ -1283,6 +1286,7 @@ local function begin()
   blameOn(nil)  -- (a reduce whose effects failed in the last event left it set)
   layoutUnit = nil  -- (a layout that failed in the last event left it set)
   event = newEvent()
+  event.unitHostCount = screen.unitHosts and #screen.unitHosts or 0
   queue, queueHead = {}, 1
   working = committed
 end
@@ -1673,6 +1677,11 @@ function E.abort()
     for _, rec in ipairs(ev.created) do rec.parent = nil end
   end
   if ev ~= nil and ev.savedCommitted ~= nil then committed = ev.savedCommitted or nil end
+  -- Components built in the failed event (in rows it planned, say) are forgotten with their views.
+  local hosts = screen.unitHosts
+  if ev ~= nil and hosts ~= nil then
+    for i = #hosts, (ev.unitHostCount or 0) + 1, -1 do hosts[i] = nil end
+  end
   event = nil
   working = committed
   S.resetDrafts()

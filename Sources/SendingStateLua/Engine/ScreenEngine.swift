@@ -497,6 +497,13 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     transitions.removeAll()
   }
 
+  /// How many unit and component hosts the kernel keeps (what a failed event must not grow).
+  func unitHostCount() -> Int {
+    (try? runtime.call(kernel.function("unitHostCount"), context: nil, critical: true, pushArguments: { _ in 0 }) {
+      stack, _ throws(LuaBridgeError) in try stack.value(at: -1, path: LuaPath(root: "count"))
+    })?.intValue ?? -1
+  }
+
   /// The named state of the screen, or of the component with id `component`: the current one,
   /// and while a transition runs, its ends.
   func namedPhase(component: String? = nil) -> LuaValue? {

@@ -105,7 +105,7 @@ final class ScreenKernel {
     }
     for name in [
       "send", "load", "abort", "sync", "ids", "rowIds", "state", "close", "storeMethodNames", "mirror", "builders",
-      "adopt", "forget", "roleConfigure", "roleDeclare", "roleEvent", "roleHandle", "viewsOf", "namedPhase", "interruptTransition",
+      "adopt", "forget", "roleConfigure", "roleDeclare", "roleEvent", "roleHandle", "viewsOf", "namedPhase", "interruptTransition", "unitHostCount",
     ] {
       guard let function = table.field(name) else { continue }
       functions[name] = function

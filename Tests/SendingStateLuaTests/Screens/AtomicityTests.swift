@@ -155,4 +155,16 @@ struct AtomicityTests {
     #expect(!screen.isClosed)
     #expect(screen.root.renderTree().text.contains("1,2"))
   }
+
+  @Test("a failed event forgets the component hosts it built (in rows it planned), so failures do not pile them up")
+  func failedEventForgetsComponentHosts() throws {
+    let screen = try LuaScreen(path: screenFixture("row_components_fail.lua"))
+    #expect(screen.engine.unitHostCount() == 1)  // the one row's component
+    for _ in 0..<5 {
+      #expect(throws: ScriptError.self) { try screen.perform(action: ["type": "add", "item": "bad"]) }
+      #expect(screen.engine.unitHostCount() == 1)
+    }
+    try screen.perform(action: ["type": "add", "item": "b"])  // an event that works builds its row
+    #expect(screen.engine.unitHostCount() == 2)
+  }
 }
