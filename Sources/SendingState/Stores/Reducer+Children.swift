@@ -7,7 +7,9 @@ extension Reducer {
   /// - While the child state is nil, a child action is ignored and the store reports
   ///   ``StoreDiagnostic/childActionWhileNil(child:action:)`` (TCA-7).
   /// - When this reducer sets the child state to nil, every effect the child started is
-  ///   cancelled: a child's work never outlives it.
+  ///   cancelled: a child's work never outlives it. (Replacing the child with another non-nil
+  ///   value keeps them: without an identity the two are one child; set it to nil first, or
+  ///   use ``forEach(_:action:embed:element:)`` with ids.)
   /// - The child's effect ids are its own: `.cancel(id: "search")` in the child cancels only
   ///   the child's "search".
   ///
