@@ -114,6 +114,17 @@ describe("named states", function()
     assert.are.equal("set off, set warming, set off", screen.view.trace.text)
   end)
 
+  it("XS-7: a transition's end that fails after done ran (planning rows) is still interrupted", function()
+    local screen = ss.open("screens/done_rows.lua", { clock = 0 })
+    act(screen, { type = "go", mode = "showing" })
+    local ok, problem = pcall(function() screen:advance(0.5) end)
+    assert.is_false(ok)
+    assert.matches("this row cannot be shown", problem)
+    assert.are.same({}, screen.named)  -- not left in the transition for ever
+    act(screen, { type = "go", mode = "idle" })
+    assert.are.same({ current = "idle" }, screen.named)
+  end)
+
   it("state_name must name one of the states", function()
     local screen = open()
     local ok, problem = pcall(function() screen:expect({ type = "switch", mode = "wrong" }) end)

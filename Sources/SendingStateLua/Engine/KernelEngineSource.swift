@@ -1073,10 +1073,7 @@ local named = setmetatable({}, { __mode = "k" })       -- owner -> machine
 local tokenOwner = setmetatable({}, { __mode = "v" })  -- transition token -> owner
 local namedTokens = 0
 
--- Reads the `states` and `state_name` of a module (checked by the host) into `owner`, copied
--- so the script cannot change them later.
--- Raw reads, checked again here: what the host checked could be served differently through
--- metatables.
+-- A transition's length, checked.
 local function seconds(value, what)
   if value == nil then return nil end
   if type(value) ~= "number" or value ~= value or value < 0 or value > limits.maxEffectDelay then
@@ -1084,6 +1081,9 @@ local function seconds(value, what)
   end
   return value
 end
+-- Reads the `states` and `state_name` of a module (checked by the host) into `owner`, copied
+-- so the script cannot change them later: raw reads, checked again here (what the host
+-- checked could be served differently through metatables).
 function declareNamed(owner, module, label)
   local states = rawget(module, "states")
   if states == nil then return end
@@ -1195,7 +1195,7 @@ local function finishTransition(token)
   runNamedHook(owner, moving.to, "done", state)
   if m.stale then settleNamed(owner, state) end
   phase, context = saved, savedContext
-  tokenOwner[token] = nil  -- (kept if the hooks failed: interruptTransition needs it)
+  event.finishedToken = token  -- forgotten at commit (if the event fails, interruptTransition needs it)
 end
 
 -- The end of a transition failed (that event changed nothing): the transition ends
@@ -1646,6 +1646,7 @@ local function commit()
   if ev.tokens ~= nil then
     for token, owner in pairs(ev.tokens) do tokenOwner[token] = owner end
   end
+  if ev.finishedToken ~= nil then tokenOwner[ev.finishedToken] = nil end
   event = nil
   S.resetDrafts()
   phase, context = "idle", nil
