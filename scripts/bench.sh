@@ -7,6 +7,9 @@
 #                                         judges timings, it keeps the cases working)
 #   scripts/bench.sh --instructions CASE  one case under callgrind: instructions per operation
 #                                         (for a noisy machine); CASE is a case's name as printed
+#   scripts/bench.sh --only CASE --iterations N --profile-lua
+#                                         one case's Lua VM instructions by Lua function (the
+#                                         kernel's are kernel:LINE), counted by the limits' hook
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh >/dev/null

@@ -12,6 +12,8 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include <lua.h>
@@ -27,13 +29,16 @@ long long sslua_now_ns (void) {
 
 static void count_hook (lua_State *L, lua_Debug *ar);
 
+/* The benchmarks' profile is on (the hook then runs without limits too). */
+static int profile_on = 0;
+
 void sslua_arm_hook (lua_State *L, Host *h) {
-  if (h->budget <= 0 && h->deadline_ns == 0) {
+  if (h->budget <= 0 && h->deadline_ns == 0 && !profile_on) {
     lua_sethook(L, NULL, 0, 0);
     return;
   }
   int step = h->hook_step > 0 ? h->hook_step : SSLUA_HOOK_STEP;
-  if (h->tripped != SSLUA_TRIP_NONE)
+  if (profile_on || h->tripped != SSLUA_TRIP_NONE)  /* (a profile counts every instruction) */
     step = 1;
   else if (h->budget > 0 && h->remaining < step)
     step = h->remaining > 0 ? (int)h->remaining : 1;
@@ -100,8 +105,68 @@ static int past_deadline (Host *h, long long now) {
   return h->deadline_ns != 0 && now >= h->deadline_ns;
 }
 
+/*
+** The benchmarks' profile: a small open-addressing table of (source, first line) → weight.
+*/
+#define PROFILE_SLOTS 1024
+typedef struct ProfileEntry {
+  char source[64];
+  int line;
+  long long weight;
+} ProfileEntry;
+static ProfileEntry profile_entries[PROFILE_SLOTS];
+
+void sslua_profile_start (void) {
+  memset(profile_entries, 0, sizeof profile_entries);
+  profile_on = 1;
+}
+
+void sslua_profile_stop (void) {
+  profile_on = 0;
+}
+
+static void profile_sample (lua_State *L, long long weight) {
+  lua_Debug ar;
+  if (!lua_getstack(L, 0, &ar) || !lua_getinfo(L, "S", &ar)) return;
+  unsigned long hash = 5381u + (unsigned long)ar.linedefined * 31u;
+  for (const char *c = ar.short_src; *c; c++) hash = hash * 33u + (unsigned char)*c;
+  for (int probe = 0; probe < PROFILE_SLOTS; probe++) {
+    ProfileEntry *e = &profile_entries[(hash + (unsigned long)probe) % PROFILE_SLOTS];
+    if (e->weight == 0) {
+      snprintf(e->source, sizeof e->source, "%s", ar.short_src);
+      e->line = ar.linedefined;
+    }
+    if (e->line == ar.linedefined && strcmp(e->source, ar.short_src) == 0) {
+      e->weight += weight;
+      return;
+    }
+  }
+}
+
+static int profile_heavier (const void *a, const void *b) {
+  long long wa = ((const ProfileEntry *)a)->weight, wb = ((const ProfileEntry *)b)->weight;
+  return (wa < wb) - (wa > wb);
+}
+
+int sslua_profile_report (char *out, size_t size) {
+  static ProfileEntry sorted[PROFILE_SLOTS];
+  memcpy(sorted, profile_entries, sizeof sorted);
+  qsort(sorted, PROFILE_SLOTS, sizeof sorted[0], profile_heavier);
+  size_t used = 0;
+  int written = 0;
+  if (size > 0) out[0] = '\0';
+  for (int i = 0; i < PROFILE_SLOTS && sorted[i].weight > 0; i++) {
+    int n = snprintf(out + used, size - used, "%lld\t%s:%d\n", sorted[i].weight, sorted[i].source, sorted[i].line);
+    if (n < 0 || (size_t)n >= size - used) break;
+    used += (size_t)n;
+    written++;
+  }
+  return written;
+}
+
 static void count_hook (lua_State *L, lua_Debug *ar) {
   Host *h = sslua_gethost(L);
+  if (profile_on) profile_sample(L, lua_gethookcount(L));
   h->running = L;
   if (h->tripped == SSLUA_TRIP_NONE) {
     if (h->budget > 0) {

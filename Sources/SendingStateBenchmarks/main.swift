@@ -7,7 +7,7 @@
 // with no crossing per iteration. Allocation counts come from ordo-one's malloc interposer
 // when scripts/bench.sh preloads it.
 //
-// Usage: SendingStateBenchmarks [--quick] [--only CASE --iterations N] [--hello PATH --cli PATH]
+// Usage: SendingStateBenchmarks [--quick] [--only CASE --iterations N [--profile-lua]] [--hello PATH --cli PATH]
 import Foundation
 import MallocInterposerSwift
 import SendingState
@@ -410,6 +410,22 @@ func main() throws {
     guard let selected = cases.first(where: { $0.name == only }) else {
       print("no case '\(only)'; cases:\n  " + cases.map(\.name).joined(separator: "\n  "))
       exit(2)
+    }
+    if arguments.contains("--profile-lua") {
+      // Where the Lua part of a case goes: VM instructions by Lua function (the kernel's are
+      // "kernel:LINE"), sampled by the limits' count hook.
+      _ = try selected.run(max(1, (onlyIterations ?? selected.iterations) / 10))  // warm-up
+      LuaProfiler.start()
+      let iterations = onlyIterations ?? selected.iterations
+      _ = try selected.run(iterations)
+      LuaProfiler.stop()
+      let entries = LuaProfiler.report()
+      let total = entries.reduce(0) { $0 + $1.instructions }
+      print("\(only): \(total / max(1, iterations)) Lua VM instructions per operation (hooks on), by function:")
+      for entry in entries.prefix(30) {
+        print(String(format: "  %7d  %5.1f%%  %@", entry.instructions / max(1, iterations), 100 * Double(entry.instructions) / Double(max(1, total)), entry.function))
+      }
+      return
     }
     _ = try selected.run(onlyIterations ?? selected.iterations)
     return

@@ -126,6 +126,18 @@ void sslua_charge(struct lua_State *L, long long units);
 /* charge(n): sslua_charge for trusted host Lua code. */
 int sslua_charge_function(struct lua_State *L);
 
+/*
+** A profile of Lua code by function, for the benchmarks (one process-wide table; not for
+** production): while on, every firing of the limits' count hook charges the instructions
+** since the last one to the running Lua function (its source and first line). Functions that
+** run with hooks off (the host's critical sections) are not seen.
+*/
+void sslua_profile_start(void);
+void sslua_profile_stop(void);
+/* The profile's entries, heaviest first: "instructions<TAB>source:line" per line, into
+** `out` (at most `size` bytes, NUL-terminated); returns the number of entries written. */
+int sslua_profile_report(char *out, size_t size);
+
 /* How deeply Swift and Lua calls are nested now (sslua_pcall levels). */
 int sslua_call_depth(struct lua_State *L);
 /* The deepest nesting sslua_pcall allows; beyond it the call fails. */
