@@ -32,14 +32,14 @@ final class ScreenKernel {
     self.runtime = runtime
     let limits = runtime.limits
     let globals = runtime.globalsReference()
-    let stateChunk = try runtime.load(KernelStateSource.source, chunkName: "=kernel", environment: globals)
+    let stateChunk = try runtime.load(KernelStateSource.source, chunkName: "=kernel.state", environment: globals)
     let config = try runtime.makeValue(["maxDepth": .integer(Int64(limits.maxDepth)), "maxNodes": .integer(Int64(limits.maxNodes))])
     let whereFunction = runtime.makeCFunction(sslua_where_function)
     config.setField("where", to: whereFunction)
     guard let state = try runtime.callReturningReferences(stateChunk, with: [config], context: "kernel").first else {
       throw ScriptError(kind: .runtime, message: "the kernel's state module did not load")
     }
-    let engineChunk = try runtime.load(KernelEngineSource.source, chunkName: "=kernel", environment: globals)
+    let engineChunk = try runtime.load(KernelEngineSource.source, chunkName: "=kernel.engine", environment: globals)
     let engineLimits = try runtime.makeValue([
       "maxDepth": .integer(Int64(limits.maxDepth)),
       "maxViews": .integer(Int64(clamping: limits.maxViews)),

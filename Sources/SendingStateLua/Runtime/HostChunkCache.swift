@@ -14,10 +14,13 @@ import Synchronization
 /// text, in this process, and only when the text asked for is byte for byte the text compiled; scripts, plugins and files are always loaded as
 /// text (`mode "t"`), so no untrusted bytecode is ever loaded.
 package enum HostChunkCache {
-  /// By chunk name: the text it was compiled from, and its bytecode. (Keyed by name, not by
+  /// By chunk name: the texts compiled under it, and their bytecode. (Keyed by name, not by
   /// text: hashing a String normalizes it, which cost 9% of a fuzz run; the text is compared
   /// byte by byte instead.)
-  private static let compiled = Mutex<[String: (source: String, bytes: [UInt8])]>([:])
+  private static let compiled = Mutex<[String: [(source: String, bytes: [UInt8])]]>([:])
+  /// How many chunks the cache keeps at most (the host has a handful; a Swift caller loading
+  /// many "=" chunks of its own gets the text path for the rest).
+  private static let capacity = 32
 
   /// Compiles host chunks from their text every time (for the benchmark that measures what
   /// the cache saves).
@@ -28,7 +31,7 @@ package enum HostChunkCache {
     if bypass.load(ordering: .relaxed) {
       return LuaRuntime.loadText(source, chunkName: chunkName, into: L)
     }
-    if let entry = compiled.withLock({ $0[chunkName] }), sameBytes(entry.source, source) {
+    if let entry = compiled.withLock({ $0[chunkName] })?.first(where: { sameBytes($0.source, source) }) {
       return entry.bytes.withUnsafeBufferPointer { buffer in
         chunkName.withCString { name in
           sslua_loadhostbinary(L, buffer.baseAddress, buffer.count, name)
@@ -42,12 +45,17 @@ package enum HostChunkCache {
     if sslua_dump_top(L, &out, &size) == 0, let out {
       let bytes = Array(UnsafeBufferPointer(start: out, count: size))
       free(out)
-      // Bounded: the host has a handful of chunks; a Swift caller loading many "=" chunks
-      // of its own gets the text path for the rest.
-      // A second text under a name already taken is not cached (it loads from text).
-      compiled.withLock { if $0.count < 32, $0[chunkName] == nil { $0[chunkName] = (source, bytes) } }
+      compiled.withLock { table in
+        guard table.values.reduce(0, { $0 + $1.count }) < capacity else { return }
+        table[chunkName, default: []].append((source, bytes))
+      }
     }
     return status
+  }
+
+  /// Whether `source` is kept compiled under `chunkName` (for tests).
+  package static func isCached(_ source: String, chunkName: String) -> Bool {
+    compiled.withLock { $0[chunkName] }?.contains { sameBytes($0.source, source) } ?? false
   }
 
   /// Whether two texts are the same bytes (one `memcmp`, no Unicode normalization).

@@ -47,7 +47,8 @@ struct LuaRuntimeTests {
     }
   }
 
-  @Test("host chunks (\"=name\") are compiled once per name and text; another text under the same name is compiled anew")
+  @Test("host chunks (\"=name\") are compiled once per name and text, two texts under one name included")
+  @MainActor
   func hostChunkCache() throws {
     let name = "=host-cache-test-\(UUID().uuidString)"
     let runtime = try LuaRuntime()
@@ -58,6 +59,13 @@ struct LuaRuntimeTests {
     // Same name, other text: never the cached bytecode.
     #expect(try runtime.call(runtime.load("return 'second'", chunkName: name)) == ["second"])
     #expect(try runtime.call(runtime.load("return 'first'", chunkName: name)) == ["first"])
+    #expect(HostChunkCache.isCached("return 'first'", chunkName: name))
+    #expect(HostChunkCache.isCached("return 'second'", chunkName: name))
+    #expect(!HostChunkCache.isCached("return 'third'", chunkName: name))
+    // The screen kernel's two chunks are kept (opening a screen compiles nothing).
+    _ = try LuaScreen(path: examplePath("counter/counter.lua"))
+    #expect(HostChunkCache.isCached(KernelEngineSource.source, chunkName: "=kernel.engine"))
+    #expect(HostChunkCache.isCached(KernelStateSource.source, chunkName: "=kernel.state"))
     // A binary chunk handed to a host name is still refused (the cache only loads its own bytes).
     let trusted = try LuaRuntime(configuration: .init(mode: .trusted))
     guard case .string(let binary) = try trusted.evaluate("return string.dump(function() return 1 end)")[0] else {
