@@ -1554,11 +1554,9 @@ end
 
 E.pins = {}
 
--- Commits the event and returns its batch (called at the end of send and load, inside
--- prims.critical: hooks off, memory cap lifted).
-local function commit()
-  local ev = event
-  local batch = { actions = ev.actions, effects = ev.effects, warnings = ev.warnings, regs = ev.regs }
+-- The batch's parts (called only when there is something to report: most events create no
+-- view and plan no rows, and the host reads a missing list as empty).
+local function createdPart(ev, batch)
   -- New views reachable from a root (the screen, a row); others were built and dropped.
   local reachable, order = {}, {}
   for i = 1, #ev.created do
@@ -1598,6 +1596,9 @@ local function commit()
     end
   end
   batch.created, batch.children = creations, children
+end
+
+local function writesPart(ev, batch)
   -- Writes that changed a value, in the order they were first made.
   local writes, undo = {}, ev.undo
   for i = 1, #undo, 3 do
@@ -1611,6 +1612,9 @@ local function commit()
     end
   end
   batch.writes = writes
+end
+
+local function listsPart(ev, batch)
   -- Lists: the planned windows take effect.
   local lists = {}
   for list, plan in pairs(ev.rowPlans) do
@@ -1633,6 +1637,16 @@ local function commit()
     for _, row in ipairs(plan.pool) do row.item, row.index = nil, nil end
   end
   batch.lists = lists
+end
+
+-- Commits the event and returns its batch (called at the end of send and load, inside
+-- prims.critical: hooks off, memory cap lifted).
+local function commit()
+  local ev = event
+  local batch = { actions = ev.actions, effects = ev.effects, warnings = ev.warnings, regs = ev.regs }
+  if #ev.created > 0 then createdPart(ev, batch) end
+  if #ev.undo > 0 then writesPart(ev, batch) end
+  if next(ev.rowPlans) ~= nil then listsPart(ev, batch) end
   for token, item in pairs(ev.pins) do
     if item == false then E.pins[token] = nil else E.pins[token] = item end
   end
