@@ -149,6 +149,12 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
+    // The benchmarks' reference process for cold start (a Swift + Foundation hello); not a product.
+    .executableTarget(
+      name: "BenchHello",
+      swiftSettings: strictSettings
+    ),
+
     // Testing reducer stores: the exhaustive test store and a test clock (Swift Testing).
     .target(
       name: "SendingStateTesting",

@@ -39,9 +39,18 @@ if [ "${1:-}" = "--instructions" ]; then
   exit 0
 fi
 
+# B5's cold start compares the CLI (release) with a Swift + Foundation hello process.
+cold=()
+if [ -z "${1:-}" ] || [ "${1:-}" = "--quick" ]; then
+  swift build -c release --product BenchHello 2>&1 | grep -E "error|warning: .*/(Sources|Tests)/" || true
+  swift build -c release --product sendingstate 2>&1 | grep -E "error|warning: .*/(Sources|Tests)/" || true
+  if [ -x .build/release/BenchHello ] && [ -x .build/release/sendingstate ]; then
+    cold=(--hello .build/release/BenchHello --cli .build/release/sendingstate)
+  fi
+fi
 # Pin to one core when possible, so the ratios are not skewed by the other core's load.
 if command -v taskset >/dev/null 2>&1; then
-  taskset -c 0 "$binary" "$@"
+  taskset -c 0 "$binary" "$@" "${cold[@]}"
 else
-  "$binary" "$@"
+  "$binary" "$@" "${cold[@]}"
 fi
