@@ -178,7 +178,7 @@ static void count_hook (lua_State *L, lua_Debug *ar) {
       long long now = sslua_now_ns();
       if (past_deadline(h, now))
         h->tripped = SSLUA_TRIP_TIME;
-      else if (h->hook_step == SSLUA_HOOK_STEP &&
+      else if (!profile_on && h->hook_step == SSLUA_HOOK_STEP &&
                now - h->last_hook_ns > SSLUA_HOOK_SLOW_NS) {
         /* A thousand instructions took this long: some are very slow, so
         ** check more often for the rest of the episode. */

@@ -413,7 +413,7 @@ func main() throws {
     }
     if arguments.contains("--profile-lua") {
       // Where the Lua part of a case goes: VM instructions by Lua function (the kernel's are
-      // "kernel:LINE"), sampled by the limits' count hook.
+      // "kernel.engine:LINE" and "kernel.state:LINE"), counted by the limits' count hook.
       _ = try selected.run(max(1, (onlyIterations ?? selected.iterations) / 10))  // warm-up
       LuaProfiler.start()
       let iterations = onlyIterations ?? selected.iterations

@@ -86,6 +86,9 @@ struct EngineBatch {
   init(reading stack: LuaStack, runtime: LuaRuntime) throws(LuaBridgeError) {
     let L = stack.L
     let table = lua_absindex(L, -1)
+    // One copy of each long string across every read of the batch (the batch table on the
+    // stack keeps them all alive): actions or writes naming one string a thousand times.
+    var strings: [UnsafeRawPointer: String] = [:]
     func list(_ name: String, _ body: (Int32, Int) throws(LuaBridgeError) -> Void) throws(LuaBridgeError) {
       stack.push(name)
       guard lua_rawget(L, table) == LUA_TTABLE else {
@@ -140,7 +143,7 @@ struct EngineBatch {
         var value = LuaValue.nil
         if property != "rows" {  // the engine plans rows; their items stay in Lua
           lua_rawgeti(L, items, lua_Integer(position + 2))
-          value = try stack.value(at: -1, path: LuaPath(root: property))
+          value = try stack.value(at: -1, path: LuaPath(root: property), sharing: &strings)
           stack.pop()
         }
         writes.append(Write(vid: vid, property: property, value: value))
@@ -173,7 +176,7 @@ struct EngineBatch {
     try list("actions") { items, count throws(LuaBridgeError) in
       for position in 1...max(1, count) where position <= count {
         lua_rawgeti(L, items, lua_Integer(position))
-        actions.append(try stack.value(at: -1, path: LuaPath(root: "action")))
+        actions.append(try stack.value(at: -1, path: LuaPath(root: "action"), sharing: &strings))
         stack.pop()
       }
     }
@@ -183,7 +186,7 @@ struct EngineBatch {
     try list("effects") { items, count throws(LuaBridgeError) in
       for position in 1...max(1, count) where position <= count {
         lua_rawgeti(L, items, lua_Integer(position))
-        let effect = try stack.value(at: -1, path: LuaPath(root: "effect"))
+        let effect = try stack.value(at: -1, path: LuaPath(root: "effect"), sharing: &strings)
         stack.pop()
         switch effect["kind"].stringValue {
         case "after":

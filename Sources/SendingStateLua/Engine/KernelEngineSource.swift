@@ -1190,7 +1190,8 @@ local function finishTransition(token)
   local moving = m.moving
   if moving == nil or moving.token ~= token then return end
   m.current, m.moving = moving.to, nil
-  local state = owner.isComponent and stateAround(owner, committed) or committed
+  local state = committed
+  if owner.isComponent then state = stateAround(owner, committed) end
   local saved, savedContext = enter("configure", "", "state is read-only in configure")
   runNamedHook(owner, moving.to, "done", state)
   if m.stale then settleNamed(owner, state) end

@@ -96,7 +96,7 @@ struct LuaStack {
         lua_rawseti(L, -2, lua_Integer(offset + 1))
       }
       for (key, element) in table.fields where element != .nil {
-        push(key)
+        pushShared(key, crossing: &crossing)  // (a long key many tables share is one Lua string)
         crossing.trail.append(.field(key))
         try push(element, depth: depth + 1, crossing: &crossing)
         crossing.trail.removeLast()
@@ -109,7 +109,7 @@ struct LuaStack {
   /// pushed as the same Lua string.
   private func pushShared(_ text: String, crossing: inout Crossing) {
     guard text.utf8.count > 32, let storage = text.utf8.withContiguousStorageIfAvailable({ UnsafeRawPointer($0.baseAddress) }),
-      let storage, lua_checkstack(L, 2) != 0
+      let storage, lua_checkstack(L, 4) != 0  // the string, its copy, and luaL_ref's own pushes
     else {
       push(text)
       return
@@ -141,8 +141,19 @@ struct LuaStack {
   /// 1…n, at most ``LuaRuntime/Limits/maxDepth`` nested tables and ``LuaRuntime/Limits/maxNodes``
   /// values (a shared subtable counts once per visit).
   func value(at index: Int32, path: LuaPath) throws(LuaBridgeError) -> LuaValue {
+    var strings: [UnsafeRawPointer: String] = [:]
+    return try value(at: index, path: path, sharing: &strings)
+  }
+
+  /// ``value(at:path:)`` for one of several reads that share their long strings (`strings`):
+  /// valid while every string read stays alive in Lua (a batch on the stack, say).
+  func value(at index: Int32, path: LuaPath, sharing strings: inout [UnsafeRawPointer: String]) throws(LuaBridgeError)
+    -> LuaValue
+  {
     let limits = self.limits
     var crossing = Crossing(maxDepth: limits.maxDepth, maxNodes: limits.maxNodes, root: path, state: L)
+    crossing.strings = strings
+    defer { strings = crossing.strings }
     return try read(at: lua_absindex(L, index), depth: 0, crossing: &crossing)
   }
 

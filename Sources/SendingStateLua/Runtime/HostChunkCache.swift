@@ -46,7 +46,9 @@ package enum HostChunkCache {
       let bytes = Array(UnsafeBufferPointer(start: out, count: size))
       free(out)
       compiled.withLock { table in
-        guard table.values.reduce(0, { $0 + $1.count }) < capacity else { return }
+        guard table.values.reduce(0, { $0 + $1.count }) < capacity,
+          table[chunkName]?.contains(where: { sameBytes($0.source, source) }) != true
+        else { return }
         table[chunkName, default: []].append((source, bytes))
       }
     }
