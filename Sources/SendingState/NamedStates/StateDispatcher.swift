@@ -95,7 +95,7 @@ public final class StateDispatcher<Target: Stateful> {
   private func start(_ pending: Pending, from current: String?) {
     guard let target else {
       // The object is gone: nothing runs; this apply and every waiting one end unfinished.
-      dropWaiting(after: pending)
+      dropWaiting(after: pending.completion)
       return
     }
     let name = pending.state.name
@@ -105,21 +105,26 @@ public final class StateDispatcher<Target: Stateful> {
     phase = .inTransition(previous: current, target: name)
     var changed = false
     let state = pending.state
-    let changes: @MainActor () -> Void = { [weak self, weak target] in
-      guard let self, token == self.transitionToken, !changed, let target else { return }
+    // The closures hold the dispatcher strongly (only while a transition keeps them: the
+    // dispatcher never stores them) and the object weakly.
+    let changes: @MainActor () -> Void = { [self, weak target] in
+      guard token == self.transitionToken, !changed, let target else { return }
       changed = true
       if !isUpdate { state.onSet(target) }
       state.onUpdate?(target)
     }
-    let completion: @MainActor (Bool) -> Void = { [weak self] finished in
-      guard let self, token == self.transitionToken, case .inTransition = self.phase else { return }
+    // The completion keeps only the caller's completion (not the transition, which may hold
+    // whatever holds this completion: a cycle).
+    let done = pending.completion
+    let completion: @MainActor (Bool) -> Void = { [self] finished in
+      guard token == self.transitionToken, case .inTransition = self.phase else { return }
       // Finished means the changes ran (a transition that completes without them did not
       // apply the state). Interrupted after its changes ran, the object looks like neither
       // state: no state is current, so the next apply of any state runs its onSet.
       let landed = finished && changed
       self.transitionToken += 1  // later calls of this completion or these changes do nothing
       self.phase = .ready(current: landed ? name : (changed ? nil : current))
-      if landed { pending.completion?(true) } else { self.dropWaiting(after: pending) }
+      if landed { done?(true) } else { self.dropWaiting(after: done) }
       self.drain()
     }
     (pending.transition ?? Target.defaultTransition).body(target, changes, completion)
@@ -128,7 +133,7 @@ public final class StateDispatcher<Target: Stateful> {
   /// Ends `first` and every waiting apply unfinished, in order (an interrupted transition, or
   /// the object gone). The queue is emptied first, so an apply made by one of these completions
   /// is a new request, served afterwards.
-  private func dropWaiting(after first: Pending) {
+  private func dropWaiting(after first: (@MainActor (Bool) -> Void)?) {
     let dropped = queue[queueHead...].compactMap { $0 }
     queue = []
     queueHead = 0
@@ -136,7 +141,7 @@ public final class StateDispatcher<Target: Stateful> {
     // until every dropped completion has been called (the caller drains afterwards).
     let wasDraining = isDraining
     isDraining = true
-    first.completion?(false)
+    first?(false)
     for pending in dropped { pending.completion?(false) }
     isDraining = wasDraining
   }
