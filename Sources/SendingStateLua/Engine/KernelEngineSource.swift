@@ -1250,9 +1250,11 @@ local function render(force)
     local touched = event.touched[list.rec]
     if force or (touched and (touched.rows or touched.visibleRows)) then planRows(list) end
   end
-  -- Components made in this event (in rows the lists just built, say) enter their named state.
-  local copies = event.named
-  for _, host in ipairs(screen.unitHosts) do
+  -- Components made in this event (in rows the lists just built, say) enter their named state
+  -- (they are the hosts appended since the event began: no walk over the others).
+  local copies, hosts = event.named, screen.unitHosts
+  for i = event.unitHostCount + 1, #hosts do
+    local host = hosts[i]
     if host.states ~= nil and named[host] == nil and (copies == nil or copies[host] == nil) then
       local saved, savedContext = enter("configure", "configure", "state is read-only in configure")
       settleNamed(host, stateAround(host, working))

@@ -399,11 +399,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       guard let task = tasks[name] else { return }
       let ticket = delay > 0 ? virtual?.schedule(after: delay) : nil
       startEffect(id: id, ticket: ticket) {
-        if let ticket, let virtual {
-          try await virtual.wait(for: ticket)
-        } else if delay > 0 {
-          try await clock.sleep(seconds: delay)
-        }
+        try await Self.wait(delay, ticket: ticket, on: clock)
         do {
           let value = try await task(input)
           return [["type": .string(ok), "value": value]]
@@ -418,11 +414,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       let fetcher = runtime.fetcher
       let ticket = delay > 0 ? virtual?.schedule(after: delay) : nil
       startEffect(id: id, ticket: ticket) {
-        if let ticket, let virtual {
-          try await virtual.wait(for: ticket)
-        } else if delay > 0 {
-          try await clock.sleep(seconds: delay)
-        }
+        try await Self.wait(delay, ticket: ticket, on: clock)
         do {
           let (data, status) = try await fetcher.fetch(url, maxBytes: limits.maxFetchBytes, timeout: limits.fetchTimeout)
           // A 2xx answer is the ok action; any other status is the fail action, with the
@@ -460,11 +452,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     let ticket = virtual?.schedule(after: seconds)
     let task = Task { @MainActor [weak self] in
       do {
-        if let ticket, let virtual {
-          try await virtual.wait(for: ticket)
-        } else {
-          try await clock.sleep(seconds: seconds)
-        }
+        try await Self.wait(seconds, ticket: ticket, on: clock)
       } catch {
         return  // cancelled
       }
@@ -513,6 +501,16 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       return 1
     }) {
       stack, count throws(LuaBridgeError) in count > 0 ? try stack.value(at: stack.top - count + 1, path: LuaPath(root: "named")) : .nil
+    }
+  }
+
+  /// Waits out an effect's delay: its virtual clock timer (`ticket`), or `delay` seconds of a
+  /// real clock (none when it is 0).
+  private nonisolated static func wait(_ delay: Double, ticket: Int?, on clock: any ScreenClock) async throws {
+    if let ticket, let virtual = clock as? VirtualClock {
+      try await virtual.wait(for: ticket)
+    } else if delay > 0 {
+      try await clock.sleep(seconds: delay)
     }
   }
 
