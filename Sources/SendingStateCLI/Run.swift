@@ -93,8 +93,8 @@ extension SendingStateCommand {
         }
         for warning in session.screen.warnings { report("warning: \(warning)") }
         if format == .json { emit(session.json(pending: pending)) }
-        if let svg { try SVGRenderer.write(session.screen.root.renderTree(), to: svg) }
-        if let png { try PNGRenderer.write(session.screen.root.renderTree(), to: png) }
+        if let svg { try SVGRenderer.write(session.screen.renderTree(), to: svg) }
+        if let png { try PNGRenderer.write(session.screen.renderTree(), to: png) }
         if watch { try await Watcher.watch(session: session, printTree: true) }
       } catch {
         throw failure(error)

@@ -65,7 +65,7 @@ package final class PreviewHost {
   ) throws {
     self.limiter = limiter
     session = try ScreenSession(path: path, options: options, plugins: plugins)
-    tree = PreviewTree(ScreenPicture(session.screen.root.renderTree()))
+    tree = PreviewTree(ScreenPicture(session.screen.renderTree()))
   }
 
   /// How many pages are connected.
@@ -208,7 +208,7 @@ package final class PreviewHost {
   /// Sends what changed to every page; `seq` only to the page that asked (`origin`). Without
   /// `seq` or `force`, nothing is sent when nothing changed.
   private func broadcast(seq: Int?, origin: Int?, force: Bool = true) {
-    let next = PreviewTree(ScreenPicture(session.screen.root.renderTree()))
+    let next = PreviewTree(ScreenPicture(session.screen.renderTree()))
     let operations = next.patch(from: tree)
     guard force || seq != nil || !operations.isEmpty || !unsentLog.isEmpty else { return }
     let base = version

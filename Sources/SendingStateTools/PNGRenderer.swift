@@ -8,7 +8,7 @@ import SendingStateHeadless
 /// (zlib-compressed) PNG encoder.
 ///
 /// ```swift
-/// try PNGRenderer.write(screen.root.renderTree(), to: "counter.png")
+/// try PNGRenderer.write(screen.renderTree(), to: "counter.png")
 /// ```
 public enum PNGRenderer {
   /// Pixels per point.

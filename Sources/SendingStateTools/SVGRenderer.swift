@@ -6,7 +6,7 @@ import SendingStateHeadless
 /// pictures' font (``PictureFont``), already fitted to its frame.
 ///
 /// ```swift
-/// try SVGRenderer.write(screen.root.renderTree(), to: "counter.svg")
+/// try SVGRenderer.write(screen.renderTree(), to: "counter.svg")
 /// ```
 public enum SVGRenderer {
   /// The SVG document for `tree`.

@@ -17,7 +17,7 @@ import SendingStateHeadless
 ///   `axis` says otherwise.
 ///
 /// ```swift
-/// let picture = ScreenPicture(screen.root.renderTree())
+/// let picture = ScreenPicture(screen.renderTree())
 /// picture.root.children[0].frame   // the root view, inside the screen's margins
 /// ```
 public struct ScreenPicture: Sendable {

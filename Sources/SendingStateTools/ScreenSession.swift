@@ -161,7 +161,7 @@ public final class ScreenSession {
   }
 
   /// The render tree of the screen, as text.
-  public var tree: String { screen.root.renderTree().text }
+  public var tree: String { screen.renderTree().text }
 
   /// `increment` for `{ type = "increment" }`, the JSON of the action otherwise.
   static func actionSummary(_ action: LuaValue) -> String {
@@ -189,7 +189,7 @@ public final class ScreenSession {
     }
     let warningList = warnings.map(jsonString).joined(separator: ",")
     return "{\"steps\":[\(steps.joined(separator: ","))],\"state\":\(StateDiff.literal(state)),"
-      + "\"tree\":\(screen.root.renderTree().json),\"warnings\":[\(warningList)],\"pending\":\(pending)}"
+      + "\"tree\":\(screen.renderTree().json),\"warnings\":[\(warningList)],\"pending\":\(pending)}"
   }
 }
 

@@ -465,7 +465,7 @@ public final class SpecRunner {
       }
     })
     prims.setField("tree", to: runtime.makeFunction("tree") { call in
-      try MainActor.assumeIsolated { try call.push(.string(try screen(call).root.renderTree().text)) }
+      try MainActor.assumeIsolated { try call.push(.string(try screen(call).renderTree().text)) }
       return 1
     })
     prims.setField("property", to: runtime.makeFunction("property") { call in

@@ -194,7 +194,7 @@ struct PictureTests {
   func counterExample() async throws {
     let screen = try LuaScreen(path: repoPath("examples/counter/counter.lua"))
     defer { screen.close() }
-    let data = PNGRenderer.png(screen.root.renderTree())
+    let data = PNGRenderer.png(screen.renderTree())
     let decoded = try await decodeWithPython(data)
     #expect(decoded.bytes < 200_000)
     #expect(decoded.width == 780)

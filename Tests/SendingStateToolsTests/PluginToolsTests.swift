@@ -256,6 +256,6 @@ struct PluginWatchTests {
     }
     watching.cancel()
     #expect(lines.all.contains("reloaded \(screen) (state kept)"), "\(lines.all)")
-    #expect(session.screen.root.renderTree().text.contains("label#report text=\"no actions yet\""))
+    #expect(session.screen.renderTree().text.contains("label#report text=\"no actions yet\""))
   }
 }

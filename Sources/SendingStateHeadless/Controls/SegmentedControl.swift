@@ -21,9 +21,9 @@ open class SegmentedControl: Control {
   /// `"segmented"`.
   open override var kind: String { "segmented" }
 
-  /// `segments`, `selectedIndex` (1-based for display, as list row indices; 0: none), then
-  /// `enabled`, `selected`.
+  /// `segments`, `selectedIndex` (0-based, as the property; -1: none), then `enabled`,
+  /// `selected`.
   open override var renderProperties: [RenderProperty] {
-    [.init("segments", .strings(segments)), .init("selectedIndex", .integer(selectedIndex + 1))] + super.renderProperties
+    [.init("segments", .strings(segments)), .init("selectedIndex", .integer(selectedIndex))] + super.renderProperties
   }
 }

@@ -31,8 +31,8 @@ open class ListRow: View {
   /// `"row"`.
   open override var kind: String { "row" }
 
-  /// `index` (1-based for display, as in Lua and the CLI).
+  /// `index` (0-based, as the property; null while the row waits for reuse).
   open override var renderProperties: [RenderProperty] {
-    [.init("index", index.map { .integer($0 + 1) } ?? .null)]
+    [.init("index", index.map { .integer($0) } ?? .null)]
   }
 }

@@ -167,10 +167,10 @@ open class ListView: View {
     }
   }
 
-  /// `rows`, `first` (1-based), `visible`.
+  /// `rows`, `first` (0-based, as ``firstVisibleIndex``), `visible`.
   open override var renderProperties: [RenderProperty] {
     [
-      .init("rows", .integer(numberOfRows)), .init("first", .integer(firstVisibleIndex + 1)),
+      .init("rows", .integer(numberOfRows)), .init("first", .integer(firstVisibleIndex)),
       .init("visible", .integer(visibleRange.count)),
     ]
   }

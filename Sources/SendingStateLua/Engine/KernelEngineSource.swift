@@ -388,7 +388,6 @@ local function attach(parent, child, position, builder)
 end
 
 local listFunctions = { row = true, configure = true, events = true }
-local deferredProps = { value = true, selectedIndex = true }  -- set after their bounds
 
 -- A builder's argument must be a table, and views are built only while a layout runs.
 local function checkBuilder(name, spec, takes)
@@ -424,7 +423,7 @@ local function build(kindName, spec)
       if type(value) ~= "function" then
         error(where() .. "ui.list." .. key .. ": expected function, got " .. type(value), 0)
       end
-    elseif deferredProps[key] then
+    elseif rec.kind.props[key] and rec.kind.props[key].deferred then  -- set after their bounds
       deferred[#deferred + 1] = key
     else
       write(rec, key, value)

@@ -124,7 +124,7 @@ final class ScreenKernel {
       for property in kind.properties {
         props[property.name] = [
           "check": .string(property.check.rawValue), "writable": .boolean(property.writable),
-          "interactive": .boolean(property.interactive),
+          "interactive": .boolean(property.interactive), "deferred": .boolean(property.deferred),
         ]
         if property.name != "id", property.name != "kind" {
           let value = property.get(fresh)

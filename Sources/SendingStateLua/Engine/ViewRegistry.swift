@@ -4,12 +4,25 @@ import SendingStateHeadless
 /// One property of a view kind as scripts see it.
 ///
 /// The one description that feeds everything: the `ui.<kind>` builders and view access in Lua
-/// (through the kernel's checks), the host's driver and render tree in Lua's conventions, and
-/// the LuaLS stubs. Lua's conventions (1-based indices) live here and nowhere below.
+/// (through the kernel's checks), the host's driver, the render tree of a Lua screen (see
+/// ``ViewRegistry/renderTree(of:)``), and the LuaLS stubs. Lua's conventions (1-based indices,
+/// whole numbers as integers) live here and nowhere below: the headless views know nothing of
+/// them.
 struct ViewProperty: Sendable {
   /// How the kernel checks a value before it accepts a write.
   enum Check: String, Sendable {
     case string, optionalString, boolean, number, alpha, integer, positive, strings, axis, rows
+  }
+
+  /// When the property appears in the render tree (as `get` reads it, unless ``render`` says
+  /// otherwise).
+  enum Shown: Sendable {
+    /// Always.
+    case always
+    /// Only when its value differs from this one (`hidden` only when true, say).
+    case unless(LuaValue)
+    /// Never (the node's own fields, and what scripts write but the screen does not show).
+    case never
   }
 
   /// The name scripts use.
@@ -29,9 +42,17 @@ struct ViewProperty: Sendable {
   let get: @MainActor @Sendable (View) -> LuaValue
   /// Applies a value the kernel checked (never fails).
   let set: (@MainActor @Sendable (View, LuaValue) -> Void)?
+  /// Whether a builder sets it after the others (a value after its bounds, a selection after
+  /// the segments), whatever order the script's table gives.
+  let deferred: Bool
+  /// When it appears in the render tree.
+  let shown: Shown
+  /// What the render tree shows instead of `get`'s value (a list's row count), if anything.
+  let render: (@MainActor @Sendable (View) -> RenderValue)?
 
   init(
-    _ name: String, _ luaType: String, _ doc: String, check: Check, interactive: Bool = false,
+    _ name: String, _ luaType: String, _ doc: String, check: Check, interactive: Bool = false, deferred: Bool = false,
+    shown: Shown = .always, render: (@MainActor @Sendable (View) -> RenderValue)? = nil,
     get: @escaping @MainActor @Sendable (View) -> LuaValue, set: (@MainActor @Sendable (View, LuaValue) -> Void)? = nil
   ) {
     self.name = name
@@ -40,8 +61,35 @@ struct ViewProperty: Sendable {
     self.check = check
     self.writable = set != nil
     self.interactive = interactive
+    self.deferred = deferred
+    self.shown = shown
+    self.render = render
     self.get = get
     self.set = set
+  }
+
+  /// The property as the render tree shows it on `view`, or nil when it does not show.
+  @MainActor
+  func rendered(on view: View) -> RenderProperty? {
+    let value = get(view)
+    switch shown {
+    case .never: return nil
+    case .unless(let usual) where value == usual: return nil
+    default: break
+    }
+    return RenderProperty(name, render?(view) ?? Self.renderValue(value))
+  }
+
+  /// A Lua value as the render tree spells it.
+  static func renderValue(_ value: LuaValue) -> RenderValue {
+    switch value {
+    case .nil: .null
+    case .boolean(let flag): .bool(flag)
+    case .integer(let integer): .integer(Int(integer))
+    case .number(let number): .number(number)
+    case .string(let text), .opaque(let text): .string(text)
+    case .table(let table): .strings(table.sequence.map { $0.stringValue ?? "" })
+    }
   }
 }
 
@@ -51,7 +99,12 @@ struct ViewKindDescription: Sendable {
   let builder: Bool
   let isControl: Bool
   let make: @MainActor @Sendable () -> View
+  /// The shared properties, then the kind's own.
   let properties: [ViewProperty]
+  /// The render tree's properties in its order: the kind's own, those only the render tree
+  /// shows (where a list is scrolled: scripts do not read them, so no copy of them in Lua can
+  /// go stale), then the shared ones.
+  let renderOrder: [ViewProperty]
 
   func property(_ name: String) -> ViewProperty? { properties.first { $0.name == name } }
 }
@@ -67,24 +120,36 @@ enum ViewRegistry {
   private static func integer(_ value: LuaValue) -> Int { value.intValue ?? 0 }
 
   static let shared: [ViewProperty] = [
-    ViewProperty("id", "string?", "The view's id.", check: .optionalString, get: { $0.id.map(LuaValue.string) ?? .nil }),
-    ViewProperty("kind", "string", "The view's kind.", check: .string, get: { .string($0.kind) }),
     ViewProperty(
-      "hidden", "boolean", "Whether the view is hidden.", check: .boolean, get: { .boolean($0.isHidden) },
+      "id", "string?", "The view's id.", check: .optionalString, shown: .never, get: { $0.id.map(LuaValue.string) ?? .nil }),
+    ViewProperty("kind", "string", "The view's kind.", check: .string, shown: .never, get: { .string($0.kind) }),
+    ViewProperty(
+      "hidden", "boolean", "Whether the view is hidden.", check: .boolean, shown: .unless(false), get: { .boolean($0.isHidden) },
       set: { $0.isHidden = flag($1) }),
     ViewProperty(
-      "alpha", "number", "Opacity from 0 to 1.", check: .alpha, get: { .number($0.alpha) },
+      "alpha", "number", "Opacity from 0 to 1.", check: .alpha, shown: .unless(.number(1)), get: { .number($0.alpha) },
       set: { $0.alpha = min(max(number($1), 0), 1) }),
-    ViewProperty(
-      "enabled", "boolean", "Whether the view takes interaction.", check: .boolean, get: { .boolean($0.isEnabled) },
-      set: { $0.isEnabled = flag($1) }),
+    enabled(shown: .unless(true)),
   ]
+
+  /// Whether a view takes interaction: the render tree shows it on controls always, on other
+  /// views only when it is off.
+  private static func enabled(shown: ViewProperty.Shown) -> ViewProperty {
+    ViewProperty(
+      "enabled", "boolean", "Whether the view takes interaction.", check: .boolean, shown: shown, get: { .boolean($0.isEnabled) },
+      set: { $0.isEnabled = flag($1) })
+  }
 
   private static func kind(
     _ name: String, builder: Bool = true, control: Bool = false, make: @escaping @MainActor @Sendable () -> View,
-    _ own: [ViewProperty] = []
+    _ own: [ViewProperty] = [], shownOnly: [ViewProperty] = []
   ) -> ViewKindDescription {
-    ViewKindDescription(name: name, builder: builder, isControl: control, make: make, properties: shared + own)
+    let common = control ? shared.dropLast() + [enabled(shown: .always)] : shared
+    // Controls show `enabled` first (always), other views last (only when off).
+    let tail = control ? [common[4], common[2], common[3]] : [common[2], common[3], common[4]]
+    return ViewKindDescription(
+      name: name, builder: builder, isControl: control, make: make, properties: common + own,
+      renderOrder: own + shownOnly + tail)
   }
 
   /// Every kind, builders first in the order they are documented.
@@ -139,6 +204,7 @@ enum ViewRegistry {
           set: { typed($0, SegmentedControl.self).segments = $1.tableValue?.sequence.compactMap(\.stringValue) ?? [] }),
         ViewProperty(
           "selectedIndex", "integer", "The selected segment, 1-based (0: none).", check: .integer, interactive: true,
+          deferred: true,
           get: { .integer(Int64(typed($0, SegmentedControl.self).selectedIndex + 1)) },
           set: { typed($0, SegmentedControl.self).selectedIndex = integer($1) - 1 }),
       ]),
@@ -154,24 +220,39 @@ enum ViewRegistry {
           set: { typed($0, TextField.self).placeholder = string($1) }),
         ViewProperty(
           "secure", "boolean", "Whether typing is hidden (a password field); pictures and the preview mask the text.",
-          check: .boolean,
+          check: .boolean, shown: .unless(false),
           get: { .boolean(typed($0, TextField.self).isSecure) }, set: { typed($0, TextField.self).isSecure = flag($1) }),
       ]),
     kind("stack", make: { StackView() }, stackProperties),
     kind(
       "list", make: { ListView(visibleRowLimit: 10) },
       [
+        // The engine keeps the items and plans the rows; the render tree shows their count.
         ViewProperty(
           "rows", "table[]", "The items; each visible row is configured with its item.", check: .rows,
-          get: { _ in .nil }, set: { _, _ in }),  // the engine keeps the items and plans the rows
+          render: { .integer(typed($0, ListView.self).numberOfRows) }, get: { _ in .nil }, set: { _, _ in }),
         ViewProperty(
-          "visibleRows", "integer", "How many rows are visible at once.", check: .positive,
+          "visibleRows", "integer", "How many rows are visible at once.", check: .positive, shown: .never,
           get: { .integer(Int64(typed($0, ListView.self).visibleRowLimit)) },
           set: { typed($0, ListView.self).visibleRowLimit = max(1, integer($1)) }),
+      ],
+      shownOnly: [
+        ViewProperty(
+          "first", "integer", "The first visible row, 1-based (the list scrolled to it).", check: .integer,
+          get: { .integer(Int64(typed($0, ListView.self).firstVisibleIndex + 1)) }),
+        ViewProperty(
+          "visible", "integer", "How many rows are shown now (at most visibleRows).", check: .integer,
+          get: { .integer(Int64(typed($0, ListView.self).visibleRange.count)) }),
       ]),
     kind("sections", make: { SectionsView() }),
     kind("screen", builder: false, make: { LuaScreenHost() }),
-    kind("row", builder: false, make: { LuaListRow() }),
+    kind(
+      "row", builder: false, make: { LuaListRow() },
+      shownOnly: [
+        ViewProperty(
+          "index", "integer?", "The item the row shows, 1-based (nil while it waits for reuse).", check: .integer,
+          get: { (($0 as? ListRow)?.index).map { .integer(Int64($0 + 1)) } ?? .nil })
+      ]),
     kind(
       "unit", builder: false, make: { View() },
       [ViewProperty("type", "string", "The unit's type.", check: .string, get: { .string((($0 as? LuaUnitHost)?.unit.unitType) ?? "") })]
@@ -180,7 +261,7 @@ enum ViewRegistry {
 
   private static let rangeProperties: [ViewProperty] = [
     ViewProperty(
-      "value", "number", "The value, kept within min…max.", check: .number, interactive: true,
+      "value", "number", "The value, kept within min…max.", check: .number, interactive: true, deferred: true,
       get: { .number(typed($0, Slider.self).value) }, set: { typed($0, Slider.self).value = number($1) }),
     ViewProperty(
       "min", "number", "The lowest value.", check: .number, get: { .number(typed($0, Slider.self).minimumValue) },
@@ -194,7 +275,7 @@ enum ViewRegistry {
   /// it can take is whole: `16`, not `16.0`), a float otherwise.
   private static let stepperValue = ViewProperty(
     "value", "number", "The value, kept within min…max; an integer when min and step are whole numbers.", check: .number,
-    interactive: true,
+    interactive: true, deferred: true,
     get: { view in
       let stepper = typed(view, Stepper.self)
       let whole = { (number: Double) in number.rounded() == number && abs(number) < 9.0e15 }

@@ -16,7 +16,7 @@ import SendingStateHeadless
 /// let screen = try LuaScreen(path: "examples/counter/counter.lua")
 /// try screen.tap("plus")
 /// screen.state["count"]            // 2
-/// print(screen.root.renderTree().text)
+/// print(screen.renderTree().text)
 /// ```
 ///
 /// One-way rules, each enforced with an error that names the script's line:
@@ -183,6 +183,15 @@ public final class LuaScreen {
   public private(set) var name: String?
   /// The root view `layout` returned.
   public private(set) var root: View = View()
+
+  /// The render tree of the screen as scripts see it: the view registry's properties, in Lua's
+  /// conventions (a segmented control's `selectedIndex`, a list's `first`, a row's `index` are
+  /// 1-based). `root.renderTree()` is the headless views' own tree, in Swift's (0-based).
+  ///
+  /// ```swift
+  /// print(screen.renderTree().text)   // screen / stack#root / label#count text="1" …
+  /// ```
+  public func renderTree() -> RenderNode { ViewRegistry.renderTree(of: root) }
   /// The binder the store applies to (the root's parent).
   public let host = LuaScreenHost()
   /// The core store holding the committed state (the engine is its only writer).

@@ -57,7 +57,7 @@ struct ScreenSnapshot: Equatable {
 
   init(_ screen: LuaScreen) {
     state = screen.state
-    tree = screen.root.renderTree().text
+    tree = screen.renderTree().text
     log = screen.actionLog
   }
 }

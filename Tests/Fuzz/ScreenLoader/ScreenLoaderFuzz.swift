@@ -45,13 +45,13 @@ func openScreen(_ source: [UInt8]) {
   if source.count % 4 == 0, isDeterministic(source) {
     // A hot reload right after opening shows the same state and the same views.
     let state = screen.state
-    let tree = screen.root.renderTree().text
+    let tree = screen.renderTree().text
     do {
       let fresh = try screen.reloaded()
       fuzzCheck(fresh.state == state, "a hot reload changed the state:\n  before: \(brief(state))\n  after:  \(brief(fresh.state))")
       fuzzCheck(
-        fresh.root.renderTree().text == tree,
-        "a hot reload changed the views of a deterministic screen:\n--- before\n\(tree)\n--- after\n\(fresh.root.renderTree().text)")
+        fresh.renderTree().text == tree,
+        "a hot reload changed the views of a deterministic screen:\n--- before\n\(tree)\n--- after\n\(fresh.renderTree().text)")
       screen = fresh
     } catch {
       checkScreenError(error, during: "a hot reload")

@@ -41,7 +41,7 @@ struct RenderTreeTests {
         switch#favorite isOn=true enabled=true selected=false
         slider#quantity value=2.5 min=0 max=10 enabled=true selected=false
         stepper#count value=1 min=0 max=9 step=1 enabled=true selected=false
-        segmented#sort segments=["Name","Price"] selectedIndex=2 enabled=true selected=false
+        segmented#sort segments=["Name","Price"] selectedIndex=1 enabled=true selected=false
         textfield#search text="" placeholder="Search" enabled=true selected=false
         image#icon image="star" alpha=0.5
         view enabled=false
@@ -80,7 +80,7 @@ struct RenderTreeTests {
     #expect(View().renderTree().json == #"{"kind":"view","id":null,"children":[]}"#)
   }
 
-  @Test("lists render their visible rows with 1-based indices")
+  @Test("lists render their visible rows with the views' own 0-based indices")
   func listRendering() {
     final class Rows: ListDataSource {
       func numberOfRows(in list: ListView) -> Int { 3 }
@@ -95,9 +95,9 @@ struct RenderTreeTests {
     list.reloadData()
     #expect(
       list.renderTree().text == """
-        list#items rows=3 first=1 visible=2
+        list#items rows=3 first=0 visible=2
+          row index=0
           row index=1
-          row index=2
         """)
   }
 

@@ -49,7 +49,7 @@ final class HostileRunner {
 
   private func snapshot(_ screen: LuaScreen) -> Snapshot {
     Snapshot(
-      state: screen.state, tree: screen.root.renderTree().text, log: screen.actionLog, notifications: notifications,
+      state: screen.state, tree: screen.renderTree().text, log: screen.actionLog, notifications: notifications,
       pendingEffects: screen.pendingEffects, warnings: screen.warnings.count)
   }
 
@@ -229,7 +229,7 @@ final class HostileRunner {
       }
     }
     if screen.state == .nil { problem("the host cannot read the state back (it reads as nil)") }
-    let tree = screen.root.renderTree().text
+    let tree = screen.renderTree().text
     for text in item.texts where !tree.contains(text) {
       problem("the render tree does not contain \(text)")
     }

@@ -31,7 +31,7 @@ struct AtomicityTests {
     }
 
     var snapshot: Snapshot {
-      Snapshot(state: screen.state, tree: screen.root.renderTree().text, log: screen.actionLog, notifications: notifications)
+      Snapshot(state: screen.state, tree: screen.renderTree().text, log: screen.actionLog, notifications: notifications)
     }
 
     /// The failure leaves everything as it was, names `line` of the script, and the next event works.
@@ -146,14 +146,14 @@ struct AtomicityTests {
   func keysThatSwiftWouldMerge() throws {
     // Before: the state read as `nil` in reports and a reload silently kept one of the keys.
     let screen = try LuaScreen(path: screenFixture("unicode_keys.lua"))
-    #expect(screen.root.renderTree().text.contains("1,2"))
+    #expect(screen.renderTree().text.contains("1,2"))
     let read = #expect(throws: ScriptError.self) { try screen.readState() }
     #expect(read?.chunk?.hasSuffix("unicode_keys.lua") == true)
     #expect(read?.message.hasPrefix("state.cart.") == true)
     #expect(read?.message.contains("same text") == true)
     #expect(throws: ScriptError.self) { try screen.reloaded() }
     #expect(!screen.isClosed)
-    #expect(screen.root.renderTree().text.contains("1,2"))
+    #expect(screen.renderTree().text.contains("1,2"))
   }
 
   @Test("a failed event forgets the component hosts it built (in rows it planned), so failures do not pile them up")

@@ -11,11 +11,11 @@ struct ContractTests {
   func contractSnippet() throws {
     let screen = try LuaScreen(path: screenFixture("contract.lua"))
     #expect(
-      screen.root.renderTree().text == """
+      screen.renderTree().text == """
         stack#root axis="vertical" spacing=0
           label#title text="Product"
           label#count text="1"
-          button#plus title="+" enabled=true selected=false
+          button#plus title="+" selected=false enabled=true
         """)
     let step = try screen.tap("plus")
     #expect(step.actions == [["type": "increment"]])
@@ -26,20 +26,20 @@ struct ContractTests {
   @Test("every ui.<kind> builder exists and takes its properties")
   func everyKind() throws {
     let screen = try LuaScreen(path: screenFixture("all_kinds.lua"))
-    let tree = screen.root.renderTree().text
+    let tree = screen.renderTree().text
     #expect(
       tree == """
         stack#root axis="horizontal" spacing=2
           view#plain hidden=true
           label#label text="hi" alpha=0.5
           image#image image="star"
-          button#button title="Go" enabled=false selected=true
-          switch#switch isOn=true enabled=true selected=false
-          slider#slider value=3 min=1 max=5 enabled=true selected=false
-          stepper#stepper value=2 min=0 max=4 step=2 enabled=true selected=false
-          segmented#segmented segments=["a","b"] selectedIndex=2 enabled=true selected=false
-          textfield#textfield text="x" placeholder="type" enabled=true selected=false
-          textfield#password text="" placeholder="" secure=true enabled=true selected=false
+          button#button title="Go" selected=true enabled=false
+          switch#switch isOn=true enabled=true
+          slider#slider value=3 min=1 max=5 enabled=true
+          stepper#stepper value=2 min=0 max=4 step=2 enabled=true
+          segmented#segmented segments=["a","b"] selectedIndex=2 enabled=true
+          textfield#textfield text="x" placeholder="type" enabled=true
+          textfield#password text="" placeholder="" secure=true enabled=true
           list#list rows=0 first=1 visible=0
         """)
   }

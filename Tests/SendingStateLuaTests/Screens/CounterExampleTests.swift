@@ -21,13 +21,13 @@ struct CounterExampleTests {
     #expect(screen.name == "Counter")
     #expect(screen.state == ["title": "Product", "count": 1])
     #expect(
-      screen.root.renderTree().text == """
+      screen.renderTree().text == """
         stack#root axis="vertical" spacing=8
           label#title text="Product"
           label#count text="1"
           stack#buttons axis="horizontal" spacing=4
-            button#minus title="-" enabled=true selected=false
-            button#plus title="+" enabled=true selected=false
+            button#minus title="-" selected=false enabled=true
+            button#plus title="+" selected=false enabled=true
           label#version text="host API \(LuaScreen.apiVersion)"
         """)
     #expect(screen.ids == ["buttons", "count", "minus", "plus", "root", "title", "version"])

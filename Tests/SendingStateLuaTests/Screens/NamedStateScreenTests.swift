@@ -148,7 +148,7 @@ struct NamedStateScreenTests {
       .appendingPathComponent("spec/screens/row_dots.lua").path
     let screen = try LuaScreen(path: path)
     _ = try screen.row("list", 5)
-    let tree = screen.root.renderTree().text
+    let tree = screen.renderTree().text
     #expect(tree.contains("label#name text=\"e\""))
     #expect(!tree.contains("label#mark text=\"\""))
     #expect(tree.components(separatedBy: "label#mark text=\"dark\"").count - 1 == 2)

@@ -28,7 +28,7 @@ struct ShopExampleTests {
   @Test("units render with Lua renderers; an unknown type renders a placeholder and a warning")
   func rendering() async throws {
     let screen = try await open()
-    let tree = screen.root.renderTree()
+    let tree = screen.renderTree()
     #expect(tree.node(withID: "hero")?.children.first?[property: "type"] == .string("banner"))
     #expect(tree.node(withID: "matcha")?.node(withID: "price")?[property: "text"] == .string("9.90"))
     #expect(tree.node(withID: "video1")?.node(withID: "placeholder")?[property: "text"] == .string("unsupported unit 'video'"))
@@ -51,7 +51,7 @@ struct ShopExampleTests {
   func swiftRenderer() async throws {
     let screen = try await open(swiftUnits: ["video": { unit in Label(id: "video", text: "▶ " + (unit.data["url"].stringValue ?? "")) }])
     #expect(screen.warnings.isEmpty)
-    #expect(screen.root.renderTree().node(withID: "video")?[property: "text"] == .string("▶ https://example.invalid/tea.mp4"))
+    #expect(screen.renderTree().node(withID: "video")?[property: "text"] == .string("▶ https://example.invalid/tea.mp4"))
   }
 }
 
