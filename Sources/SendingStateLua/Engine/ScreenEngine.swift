@@ -49,8 +49,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   let tasks: [String: LuaScreen.HostTask]
   private(set) var views: [Int: View] = [:]
   private var vids: [ObjectIdentifier: Int] = [:]
-  private var events: [SenderEvent] = []
-  private var eventKeys: [SenderEvent: Int] = [:]
+  private var events = EngineEventTable()
   private var forwarding: [Int: EngineForwarding] = [:]
   private var interactive: [Int: (view: View, properties: [ViewProperty], last: [LuaValue])] = [:]
   private(set) lazy var handler = ScreenEventHandler(engine: self)
@@ -190,12 +189,10 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     }
     var changedHosts: Set<Int> = []
     for registration in batch.registrations {
-      guard let sender = views[registration.sender], registration.key >= 1, registration.key <= events.count else {
-        continue
-      }
+      guard let sender = views[registration.sender], let event = events.event(registration.key) else { continue }
       let entry = forwarding[registration.host] ?? EngineForwarding()
       forwarding[registration.host] = entry
-      entry.add(sender: sender, vid: registration.sender, key: registration.key, event: events[registration.key - 1])
+      entry.add(sender: sender, vid: registration.sender, key: registration.key, event: event)
       changedHosts.insert(registration.host)
     }
     for hostVid in changedHosts.sorted() {
@@ -311,17 +308,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   // MARK: - KernelHost
 
   func parseEvent(_ spec: LuaValue, senderID: String?, kind: ViewKindDescription) -> Result<(key: Int, name: String), ScriptError> {
-    do {
-      let (event, name) = try ScreenEvents.parse(spec, senderID: senderID, kind: kind.name, isControl: kind.isControl)
-      if let key = eventKeys[event] { return .success((key, name)) }
-      events.append(event)
-      eventKeys[event] = events.count
-      return .success((events.count, name))
-    } catch let error as ScriptError {
-      return .failure(error)
-    } catch {
-      return .failure(ScriptError(kind: .runtime, message: "\(error)"))
-    }
+    events.key(for: spec, senderID: senderID, kind: kind)
   }
 
   func payloadSections() -> LuaValue? {

@@ -30,8 +30,7 @@ public final class LuaViewBridge: KernelHost {
     var strongViews: [Int: View] { views.compactMapValues(\.view) }
   }
   private var trees: [ObjectIdentifier: Tree] = [:]
-  private var events: [SenderEvent] = []
-  private var eventKeys: [SenderEvent: Int] = [:]
+  private var events = EngineEventTable()
 
   /// Creates the bridge for `runtime` (it loads the kernel into it).
   public init(runtime: LuaRuntime) throws {
@@ -181,10 +180,8 @@ public final class LuaViewBridge: KernelHost {
       return 2
     }
     return batch.registrations.compactMap { registration in
-      guard let sender = tree.views[registration.sender]?.view, registration.key >= 1, registration.key <= events.count else {
-        return nil
-      }
-      return Registration(sender: sender, event: events[registration.key - 1], vid: registration.sender, key: registration.key)
+      guard let sender = tree.views[registration.sender]?.view, let event = events.event(registration.key) else { return nil }
+      return Registration(sender: sender, event: event, vid: registration.sender, key: registration.key)
     }
   }
 
@@ -230,17 +227,7 @@ public final class LuaViewBridge: KernelHost {
   // MARK: - KernelHost
 
   func parseEvent(_ spec: LuaValue, senderID: String?, kind: ViewKindDescription) -> Result<(key: Int, name: String), ScriptError> {
-    do {
-      let (event, name) = try ScreenEvents.parse(spec, senderID: senderID, kind: kind.name, isControl: kind.isControl)
-      if let key = eventKeys[event] { return .success((key, name)) }
-      events.append(event)
-      eventKeys[event] = events.count
-      return .success((events.count, name))
-    } catch let error as ScriptError {
-      return .failure(error)
-    } catch {
-      return .failure(ScriptError(kind: .runtime, message: "\(error)"))
-    }
+    events.key(for: spec, senderID: senderID, kind: kind)
   }
 
   func payloadSections() -> LuaValue? { nil }

@@ -48,7 +48,12 @@ public final class LuaRuntime {
   var internedKeys: [Int32] = []
   /// Every chunk name loaded, to undo Lua's 60-character truncation in messages.
   var chunkNames: Set<String> = []
-  /// The error a Swift callback reported last, to classify the Lua error it becomes.
+  /// The typed error a Swift callback turned into a Lua error (a Lua error is a string: this
+  /// keeps its kind, and a nested script error's own place, context and traceback). Set only
+  /// by the callback trampolines, read only by ``error(status:kind:)`` when that error comes
+  /// out of the protected call, and cleared when a protected call starts: it never outlives
+  /// the call it belongs to, so an error a script caught with `pcall` cannot colour a later one.
+  /// (Not a result channel: the engine's results and errors all travel by return and `throws`.)
   var lastCallbackError: ScriptError?
   /// The object that hosts this runtime's scripts (a screen), for bindings that need it.
   weak var owner: AnyObject?
@@ -313,6 +318,7 @@ public final class LuaRuntime {
 
   /// Calls the function below `arguments` values under `sslua_pcall`; throws on error.
   func protectedCall(arguments: Int32, results: Int32, context: String?, critical: Bool = false) throws(ScriptError) {
+    lastCallbackError = nil
     let status = critical ? sslua_pcall_critical(L, arguments, results) : sslua_pcall(L, arguments, results)
     if status != LUA_OK {
       let failure = error(status: status, kind: nil)

@@ -94,6 +94,25 @@ struct LuaRuntimeTests {
     #expect(runtime.stack.top == 0)
   }
 
+  @Test("a Swift function's error that a script caught with pcall does not colour a later call's error")
+  func caughtCallbackErrorsDoNotLinger() throws {
+    let runtime = try LuaRuntime()
+    runtime.register("picky") { call in
+      _ = try call.integer(1)
+      return 0
+    }
+    // The callback's typed error (a type mismatch) is caught by the script itself…
+    #expect(try runtime.evaluate("return (pcall(picky, 'x'))") == [false])
+    // …so a later call's own error with the same words is the later call's: a runtime error.
+    do {
+      try runtime.evaluate("error(\"bad argument #1 to 'picky' (integer expected, got string)\")", chunkName: "later.lua")
+      Issue.record("expected an error")
+    } catch {
+      #expect(error.kind == .runtime)
+      #expect(error.chunk == "later.lua" && error.line == 1)
+    }
+  }
+
   @Test("references keep values alive and release their registry slot on deinit")
   func referencesRelease() throws {
     let runtime = try LuaRuntime()
