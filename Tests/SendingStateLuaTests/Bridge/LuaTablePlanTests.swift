@@ -30,6 +30,33 @@ private struct Product: LuaTableRepresentable, Equatable {
   }
 }
 
+/// Every kind of key path a field may take: stored (read and written through its offset), a
+/// stored path through a nested struct, a computed property, and a class's property (both
+/// projected as key paths).
+private struct Mixed: LuaTableRepresentable, Equatable {
+  var name = "a"
+  var seller = Seller()
+  var cents = 0
+  var price: Double {
+    get { Double(cents) / 100 }
+    set { cents = Int((newValue * 100).rounded()) }
+  }
+  static let luaPlan = LuaTablePlan<Mixed> {
+    LuaField("name", \.name)
+    LuaField("sellerName", \.seller.name)
+    LuaField("price", \.price)
+  }
+}
+
+private final class Box: LuaTableRepresentable {
+  var label = "x"
+  var count = 1
+  static let luaPlan = LuaTablePlan<Box> {
+    LuaField("label", \.label)
+    LuaField("count", \.count)
+  }
+}
+
 @Suite("Fast typed path: per-type plans with interned keys")
 struct LuaTablePlanTests {
   fileprivate let sample = Product(
@@ -46,6 +73,33 @@ struct LuaTablePlanTests {
     var back = Product()
     try runtime.read(table, into: &back)
     #expect(back == sample)
+  }
+
+  @Test("stored, nested stored, computed and class key paths all push and read back")
+  func everyKindOfKeyPath() throws {
+    #expect(MemoryLayout<Mixed>.offset(of: \Mixed.seller.name) != nil)  // the offset path is taken
+    #expect(MemoryLayout<Mixed>.offset(of: \Mixed.price) == nil)  // the projected path is taken
+    let runtime = try LuaRuntime()
+    var mixed = Mixed()
+    mixed.name = String(repeating: "long name ", count: 20)  // a heap string: its old value is released
+    mixed.seller.name = "Ann"
+    mixed.price = 12.5
+    let table = runtime.makeTable(mixed)
+    let probe = try runtime.load("local m = ...; return m.name:sub(1, 9), m.sellerName, m.price")
+    #expect(try runtime.call(probe, with: [try table.value()]) == ["long name", "Ann", 12.5])
+    let edit = try runtime.load("local m = ...; m.name = 'short'; m.sellerName = 'Bo'; m.price = 3.25; return m")
+    let edited = try runtime.makeValue(try runtime.call(edit, with: [try table.value()]).first ?? .nil)
+    var back = mixed
+    try runtime.read(edited, into: &back)
+    #expect(back.name == "short" && back.seller.name == "Bo" && back.cents == 325 && back.seller.rating == 0)
+
+    let box = Box()
+    let boxTable = runtime.makeTable(box)
+    let bump = try runtime.load("local b = ...; return { label = b.label .. '!', count = b.count + 1 }")
+    let bumped = try runtime.makeValue(try runtime.call(bump, with: [try boxTable.value()]).first ?? .nil)
+    var target = Box()
+    try runtime.read(bumped, into: &target)
+    #expect(target.label == "x!" && target.count == 2)
   }
 
   @Test("a configurer-style call pushes the model through the plan")
