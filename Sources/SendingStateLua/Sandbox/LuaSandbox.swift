@@ -293,10 +293,8 @@ extension LuaRuntime {
     }
     let base = stack.top
     defer { lua_settop(L, base) }
-    var source = LuaSandbox.prelude
-    let status = source.withUTF8 { bytes in
-      sslua_loadtext(L, bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, bytes.count, "=sandbox")
-    }
+    // Compiled once per process, like the kernel (parsing it was a tenth of opening a screen).
+    let status = HostChunkCache.load(LuaSandbox.prelude, chunkName: "=sandbox", into: L)
     guard status == LUA_OK else { throw error(status: status, kind: .syntax) }
     sslua_pushglobaltable(L)
     stack.push(reference: hostGlobals)

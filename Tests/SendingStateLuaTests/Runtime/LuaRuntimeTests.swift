@@ -62,10 +62,12 @@ struct LuaRuntimeTests {
     #expect(HostChunkCache.isCached("return 'first'", chunkName: name))
     #expect(HostChunkCache.isCached("return 'second'", chunkName: name))
     #expect(!HostChunkCache.isCached("return 'third'", chunkName: name))
-    // The screen kernel's two chunks are kept (opening a screen compiles nothing).
+    // The screen kernel's two chunks and the sandbox's prelude are kept (opening a screen
+    // compiles only the screen's own files).
     _ = try LuaScreen(path: examplePath("counter/counter.lua"))
     #expect(HostChunkCache.isCached(KernelEngineSource.source, chunkName: "=kernel.engine"))
     #expect(HostChunkCache.isCached(KernelStateSource.source, chunkName: "=kernel.state"))
+    #expect(HostChunkCache.isCached(LuaSandbox.prelude, chunkName: "=sandbox"))
     // A binary chunk handed to a host name is still refused (the cache only loads its own bytes).
     let trusted = try LuaRuntime(configuration: .init(mode: .trusted))
     guard case .string(let binary) = try trusted.evaluate("return string.dump(function() return 1 end)")[0] else {
