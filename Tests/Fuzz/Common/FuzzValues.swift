@@ -219,8 +219,8 @@ func hasMoreValues(_ value: LuaValue, than limit: Int) -> Bool {
     count += 1
     if count > limit { return true }
     guard case .table(let table) = value else { return false }
-    for element in table.sequence where element != .nil { if visit(element) { return true } }
-    for (_, element) in table.fields where element != .nil { if visit(element) { return true } }
+    for element in table.sequence { if case .nil = element { continue }; if visit(element) { return true } }
+    for element in table.fields.values { if case .nil = element { continue }; if visit(element) { return true } }
     return false
   }
   return visit(value)

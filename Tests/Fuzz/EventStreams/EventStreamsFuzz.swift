@@ -38,13 +38,16 @@ func runStream(_ input: inout FuzzBytes) {
     // host's limits, but judging every step of it (reading it back, comparing it after each
     // event) costs the harness seconds per input: libFuzzer's timeout, not the host's. Such
     // inputs are skipped; the node limit itself is tested by the corpus and the unit tests.
-    if hasMoreValues(raw, than: 20_000) { return }
+    let judged = 20_000
+    if hasMoreValues(raw, than: judged) { return }
     start = raw
     // What the state reads back as once pushed (nils dropped), and whether the host must take
     // it: plain data (finite, no holes, not too deep) that fits the schema. A state past the
     // host's value limit (repeated subtrees count per path) must be refused; it is not
     // materialized here (2^N paths would take the harness down, not the host).
-    if !hasMoreValues(raw, than: LuaRuntime.Limits().maxNodes), case .value(let data) = readBack(of: raw),
+    // (Within `judged` values it is within the host's limit too, unless that limit is lower.)
+    let maxNodes = LuaRuntime.Limits().maxNodes
+    if judged <= maxNodes || !hasMoreValues(raw, than: maxNodes), case .value(let data) = readBack(of: raw),
       !hasNonFinite(raw), readCost(of: data).depth <= 64
     {
       start = data
