@@ -92,22 +92,43 @@ E.describe = describe
 -- ======================================================================
 
 local event            -- nil between events
+-- Each event's number: a view's `touched[key]` holds the number of the last event that wrote
+-- the key (one table per view for its life, instead of a table per written view per event).
+local eventSerial = 0
+
+-- The lists of the event begun last. Once it has ended (and the host has read its batch, which
+-- happens before any other call into the kernel), the next event empties and reuses them: a
+-- table made per event costs its allocation, its growth and the collector's work, several
+-- thousand instructions each. A list that grew long is dropped instead (no event keeps a big
+-- one alive, nor empties it slot by slot).
+local lastEvent
+local function emptied(t)
+  if t == nil then return {} end
+  local n = #t
+  if n > 64 then return {} end
+  for i = n, 1, -1 do t[i] = nil end
+  if next(t) ~= nil then return {} end  -- keys besides a sequence (a set, a sparse list)
+  return t
+end
+
 local function newEvent()
-  return {
-    undo = {},           -- rec, key, old, rec, key, old, ...
-    touched = {},        -- rec -> { key = true }
-    created = {},        -- views made in this event (forgotten on abort)
-    regs = {},           -- new registrations: hostVid, vid, key, ...
-    rowPlans = {},       -- list -> plan
-    pins = {},           -- gesture token -> item (or false to unpin)
-    actions = {},        -- the action log of the event
-    effects = {},        -- effects to start (and ids to cancel) after the commit, in order
-    started = 0,         -- how many of them start work (cancels do not)
-    cancels = {},        -- id -> true: the ids this event cancels (each once)
+  eventSerial = eventSerial + 1
+  local old = event == nil and lastEvent or {}
+  lastEvent = {
+    undo = emptied(old.undo),         -- rec, key, old, rec, key, old, ...
+    created = emptied(old.created),   -- views made in this event (forgotten on abort)
+    regs = emptied(old.regs),         -- new registrations: hostVid, vid, key, ...
+    rowPlans = emptied(old.rowPlans), -- list -> plan
+    pins = emptied(old.pins),         -- gesture token -> item (or false to unpin)
+    actions = emptied(old.actions),   -- the action log of the event
+    effects = emptied(old.effects),   -- effects to start (and ids to cancel) after the commit, in order
+    started = 0,                      -- how many of them start work (cancels do not)
+    cancels = emptied(old.cancels),   -- id -> true: the ids this event cancels (each once)
     cancelCount = 0,
-    warnings = {},
+    warnings = emptied(old.warnings),
     actionCount = 0,
   }
+  return lastEvent
 end
 
 -- }======================================================================
@@ -208,13 +229,13 @@ local function write(rec, key, value)
     error(where() .. kind.name .. "." .. key .. ": expected " .. expected .. ", got " .. describe(value), 0)
   end
   local mirror = rec.mirror
-  local touched = event.touched[rec]
+  local touched = rec.touched
   if touched == nil then
     touched = {}
-    event.touched[rec] = touched
+    rec.touched = touched
   end
-  if not touched[key] then
-    touched[key] = true
+  if touched[key] ~= eventSerial then
+    touched[key] = eventSerial
     local undo = event.undo
     local n = #undo
     local old = mirror[key]
@@ -1246,8 +1267,8 @@ local function render(force)
     phase, context = saved, savedContext
   end
   for _, list in ipairs(screen.lists) do
-    local touched = event.touched[list.rec]
-    if force or (touched and (touched.rows or touched.visibleRows)) then planRows(list) end
+    local touched = list.rec.touched
+    if force or (touched and (touched.rows == eventSerial or touched.visibleRows == eventSerial)) then planRows(list) end
   end
   -- Components made in this event (in rows the lists just built, say) enter their named state
   -- (they are the hosts appended since the event began: no walk over the others).
@@ -1289,7 +1310,7 @@ local function begin()
   layoutUnit = nil  -- (a layout that failed in the last event left it set)
   event = newEvent()
   event.unitHostCount = screen.unitHosts and #screen.unitHosts or 0
-  queue, queueHead = {}, 1
+  queue, queueHead = emptied(queue), 1
   working = committed
 end
 
