@@ -16,6 +16,10 @@ import SendingStateHeadless
 ///   `sections`, kinds to come) lay their children out like a stack, vertical unless their
 ///   `axis` says otherwise.
 ///
+/// It reads a Lua screen's render tree (`LuaScreen.renderTree()`), whose indices count from 1
+/// (the selected segment, a list's first visible row); a headless `View.renderTree()` counts
+/// them from 0 and would show the segment after the selected one.
+///
 /// ```swift
 /// let picture = ScreenPicture(screen.renderTree())
 /// picture.root.children[0].frame   // the root view, inside the screen's margins

@@ -190,6 +190,28 @@ struct PictureTests {
     #expect(decoded.dark > 300)  // the labels' text
   }
 
+  @Test("a Lua screen's tree (indices from 1) draws the selected segment bold, and no other")
+  func selectedSegment() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-picture-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("sort.lua").path
+    try """
+      return {
+        state = {},
+        layout = function(ui) return ui.segmented { id = "sort", segments = { "Name", "Price", "Date" }, selectedIndex = 2 } end,
+        configure = function() end,
+      }
+      """.write(toFile: path, atomically: true, encoding: .utf8)
+    let screen = try LuaScreen(path: path)
+    defer { screen.close() }
+    let bold = PictureDrawing.commands(for: ScreenPicture(screen.renderTree())).compactMap { command -> String? in
+      if case .text(let text, _, _, _, _, true) = command { return text }
+      return nil
+    }
+    #expect(bold == ["Price"])
+  }
+
   @Test("the counter example's PNG is under 200 KB")
   func counterExample() async throws {
     let screen = try LuaScreen(path: repoPath("examples/counter/counter.lua"))

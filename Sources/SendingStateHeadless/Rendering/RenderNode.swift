@@ -13,8 +13,10 @@
 ///
 /// A node lists its kind's own properties always, in a fixed order, then the shared view
 /// properties only where they differ from the defaults (`hidden=true`, `alpha≠1`, `enabled=false`
-/// for non-controls), so snapshots show what matters. Indices are shown 1-based (list rows,
-/// segments), as scripts and the CLI count them.
+/// for non-controls), so snapshots show what matters. `View.renderTree()` shows indices as the
+/// views' Swift properties hold them, from 0 (a segmented control's `selectedIndex`, a list's
+/// `first`, a row's `index`); a Lua screen's tree (`LuaScreen.renderTree()`) counts them from 1,
+/// as scripts and the CLI do.
 public struct RenderNode: Hashable, Sendable {
   /// The view kind (`"label"`, `"button"`, …).
   public var kind: String

@@ -34,6 +34,9 @@ public struct LuaField<Root> {
   /// Reads the value at the index into the root; the path is the parent's (the key is appended
   /// only when an error is reported).
   @usableFromInline let read: (inout Root, LuaStackAccess, Int32, LuaPath) throws(LuaBridgeError) -> Void
+  /// Whether the field is read and written through its stored property's offset (else through
+  /// its key path, or its nested plan).
+  @usableFromInline let direct: Bool
 
   /// A scalar field (numbers, strings, booleans, optionals and lists of them).
   ///
@@ -44,7 +47,9 @@ public struct LuaField<Root> {
   @inlinable
   public init<Value: LuaScalar>(_ key: String, _ keyPath: WritableKeyPath<Root, Value>) {
     self.key = key
-    if let offset = MemoryLayout<Root>.offset(of: keyPath) {
+    let offset = MemoryLayout<Root>.offset(of: keyPath)
+    self.direct = offset != nil
+    if let offset {
       // The documented use of `offset(of:)`: the stored property lies at `offset` in the
       // struct's memory, bound to its own type.
       self.push = { root, stack in
@@ -69,6 +74,7 @@ public struct LuaField<Root> {
   /// A nested model field.
   public init<Value: LuaTableRepresentable>(nested key: String, _ keyPath: WritableKeyPath<Root, Value>) {
     self.key = key
+    self.direct = false
     self.push = { root, stack in Value.luaPlan.push(root[keyPath: keyPath], on: stack.stack) }
     self.read = { (root: inout Root, stack, index, parent) throws(LuaBridgeError) in
       try Value.luaPlan.read(into: &root[keyPath: keyPath], from: stack.stack, at: index, path: parent.appending(field: key))
@@ -78,6 +84,7 @@ public struct LuaField<Root> {
   /// A list-of-models field.
   public init<Value: LuaTableRepresentable>(list key: String, _ keyPath: WritableKeyPath<Root, [Value]>, element: @escaping @Sendable () -> Value) {
     self.key = key
+    self.direct = false
     self.push = { root, stack in
       let L = stack.stack.L
       let list = root[keyPath: keyPath]

@@ -99,6 +99,9 @@ struct ViewKindDescription: Sendable {
   let builder: Bool
   let isControl: Bool
   let make: @MainActor @Sendable () -> View
+  /// Whether a view of this kind's name is of the class the properties are written for (a
+  /// Swift unit's own view may call itself a "label" without being a ``Label``).
+  let describes: @MainActor @Sendable (View) -> Bool
   /// The shared properties, then the kind's own.
   let properties: [ViewProperty]
   /// The render tree's properties in its order: the kind's own, those only the render tree
@@ -140,21 +143,22 @@ enum ViewRegistry {
       set: { $0.isEnabled = flag($1) })
   }
 
-  private static func kind(
-    _ name: String, builder: Bool = true, control: Bool = false, make: @escaping @MainActor @Sendable () -> View,
-    _ own: [ViewProperty] = [], shownOnly: [ViewProperty] = []
+  private static func kind<V: View>(
+    _ name: String, builder: Bool = true, control: Bool = false, make: @escaping @MainActor @Sendable () -> V,
+    describes: (@MainActor @Sendable (View) -> Bool)? = nil, _ own: [ViewProperty] = [], shownOnly: [ViewProperty] = []
   ) -> ViewKindDescription {
     let common = control ? shared.dropLast() + [enabled(shown: .always)] : shared
     // Controls show `enabled` first (always), other views last (only when off).
     let tail = control ? [common[4], common[2], common[3]] : [common[2], common[3], common[4]]
     return ViewKindDescription(
-      name: name, builder: builder, isControl: control, make: make, properties: common + own,
-      renderOrder: own + shownOnly + tail)
+      name: name, builder: builder, isControl: control, make: make, describes: describes ?? { $0 is V },
+      properties: common + own, renderOrder: own + shownOnly + tail)
   }
 
   /// Every kind, builders first in the order they are documented.
   static let kinds: [ViewKindDescription] = [
-    kind("view", make: { View() }),
+    // A plain view only: a subclass that keeps the name "view" describes itself.
+    kind("view", make: { View() }, describes: { type(of: $0) == View.self }),
     kind(
       "label", make: { Label() },
       [
@@ -299,9 +303,18 @@ enum ViewRegistry {
   /// Kinds by name.
   static let byName: [String: ViewKindDescription] = Dictionary(uniqueKeysWithValues: kinds.map { ($0.name, $0) })
 
-  /// The description of `view`'s kind (a view of an unknown subclass is described as `view`).
+  /// The description of `view`'s kind, if the registry has one for it: a kind of that name
+  /// whose class the view is.
+  @MainActor
+  static func known(_ view: View) -> ViewKindDescription? {
+    guard let kind = byName[view.kind], kind.describes(view) else { return nil }
+    return kind
+  }
+
+  /// The description of `view`'s kind (a view of an unknown kind or class is described as
+  /// `view`: only the shared properties, which every view has).
   @MainActor
   static func description(of view: View) -> ViewKindDescription {
-    byName[view.kind] ?? byName["view"]!
+    known(view) ?? byName["view"]!
   }
 }

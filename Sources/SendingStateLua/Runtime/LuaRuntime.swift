@@ -51,8 +51,11 @@ public final class LuaRuntime {
   /// The typed error a Swift callback turned into a Lua error (a Lua error is a string: this
   /// keeps its kind, and a nested script error's own place, context and traceback). Set only
   /// by the callback trampolines, read only by ``error(status:kind:)`` when that error comes
-  /// out of the protected call, and cleared when a protected call starts: it never outlives
-  /// the call it belongs to, so an error a script caught with `pcall` cannot colour a later one.
+  /// out of the protected call. Each protected call starts without one and gives back the one
+  /// of the call around it when it ends (a `__close` handler that calls Swift while an error
+  /// unwinds must not lose that error's kind), so it never outlives the call it belongs to: an
+  /// error a script caught in an earlier call cannot colour a later one. Within one call, an
+  /// error re-raised with the same words is taken as the same error (as `error(e, 0)` is).
   /// (Not a result channel: the engine's results and errors all travel by return and `throws`.)
   var lastCallbackError: ScriptError?
   /// The object that hosts this runtime's scripts (a screen), for bindings that need it.
@@ -318,7 +321,9 @@ public final class LuaRuntime {
 
   /// Calls the function below `arguments` values under `sslua_pcall`; throws on error.
   func protectedCall(arguments: Int32, results: Int32, context: String?, critical: Bool = false) throws(ScriptError) {
+    let around = lastCallbackError
     lastCallbackError = nil
+    defer { lastCallbackError = around }
     let status = critical ? sslua_pcall_critical(L, arguments, results) : sslua_pcall(L, arguments, results)
     if status != LUA_OK {
       let failure = error(status: status, kind: nil)

@@ -189,7 +189,7 @@ public final class LuaScreen {
   /// 1-based). `root.renderTree()` is the headless views' own tree, in Swift's (0-based).
   ///
   /// ```swift
-  /// print(screen.renderTree().text)   // screen / stack#root / label#count text="1" …
+  /// print(screen.renderTree().text)   // stack#root … / label#count text="1" / …
   /// ```
   public func renderTree() -> RenderNode { ViewRegistry.renderTree(of: root) }
   /// The binder the store applies to (the root's parent).

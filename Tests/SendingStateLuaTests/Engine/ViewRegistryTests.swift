@@ -56,21 +56,39 @@ struct ViewRegistryTests {
         """)
   }
 
-  @Test("a view of a kind the registry does not know (a Swift unit's own) shows its own properties")
+  @Test("a view the registry does not describe (a Swift unit's own) shows its own properties, and never traps")
   func unknownKinds() {
     final class Gauge: View {
       override var kind: String { "gauge" }
       override var renderProperties: [RenderProperty] { [.init("level", .integer(7))] }
     }
+    // Calls itself a label without being one: the registry's label properties would not apply.
+    final class Impostor: View {
+      override var kind: String { "label" }
+      override var renderProperties: [RenderProperty] { [.init("glyph", .string("★"))] }
+    }
+    // A subclass that keeps the name "view" has properties of its own too.
+    final class Badge: View {
+      override var renderProperties: [RenderProperty] { [.init("count", .integer(3))] }
+    }
+    // A real label's subclass is a label.
+    final class Title: Label {}
     let root = StackView(id: "root")
     let gauge = Gauge(id: "g")
     gauge.isHidden = true
     root.addSubview(gauge)
+    root.addSubview(Impostor(id: "i"))
+    root.addSubview(Badge(id: "b"))
+    root.addSubview(Title(id: "t", text: "Tea"))
     #expect(
       ViewRegistry.renderTree(of: root).text == """
         stack#root axis="vertical" spacing=0
           gauge#g level=7 hidden=true
+          label#i glyph="★"
+          view#b count=3
+          label#t text="Tea"
         """)
+    #expect(ViewRegistry.description(of: Impostor()).name == "view")
   }
 
   @Test("what only the tree shows is not a property scripts can read (no copy of it in Lua to go stale)")

@@ -115,6 +115,28 @@ struct LuaRuntimeTests {
     }
   }
 
+  @Test("a Swift function's error keeps its kind while a __close handler calls Swift again during the unwinding")
+  func callbackErrorSurvivesNestedCalls() throws {
+    let runtime = try LuaRuntime()
+    runtime.register("picky") { call in
+      _ = try call.integer(1)
+      return 0
+    }
+    let inner = try runtime.load("return 1")
+    runtime.register("nest") { call in
+      _ = try call.runtime.call(inner)  // a whole protected call of its own, which succeeds
+      return 0
+    }
+    do {
+      try runtime.evaluate(
+        "local guard <close> = setmetatable({}, { __close = function() nest() end })\npicky('x')", chunkName: "close.lua")
+      Issue.record("expected an error")
+    } catch {
+      #expect(error.kind == .typeMismatch)
+      #expect(error.chunk == "close.lua" && error.line == 2)
+    }
+  }
+
   @Test("references keep values alive and release their registry slot on deinit")
   func referencesRelease() throws {
     let runtime = try LuaRuntime()
