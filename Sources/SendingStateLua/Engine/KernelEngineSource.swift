@@ -282,14 +282,18 @@ local function viewsTable(ids, owner)
   for id in pairs(ids) do known[#known + 1] = id end
   sort(known)
   local list = concat(known, ", ")
-  return setmetatable({}, {
+  -- The proxies by id sit in a table of their own that Lua searches in C (`__index` a table, no
+  -- function call per access); only a miss runs Lua, to say which ids there are. A scope's ids
+  -- never change once it is made, and scripts never reach this table (the metatable is hidden).
+  local proxies = {}
+  for id, rec in next, ids do proxies[id] = rec.proxy end
+  setmetatable(proxies, {
     __index = function(_, id)
-      local rec = ids[id]
-      if rec == nil then
-        error(where() .. "no view with id '" .. tostring(id) .. "' in " .. owner .. " (ids: " .. list .. ")", 0)
-      end
-      return rec.proxy
+      error(where() .. "no view with id '" .. tostring(id) .. "' in " .. owner .. " (ids: " .. list .. ")", 0)
     end,
+  })
+  return setmetatable({}, {
+    __index = proxies,
     __newindex = function(_, id)
       error(where() .. "cannot replace view '" .. tostring(id) .. "': views are built by layout", 0)
     end,
@@ -1511,7 +1515,7 @@ function E.roleConfigure(sync, rootVid, fn, model, label)
   begin()
   local scope = roleScopes[rootVid]
   context = label
-  local frozen = S.freeze(model, "model")
+  local frozen = S.freezeOwned(model, "model")  -- pushed for this call alone
   local saved, savedContext = enter("configure", label, "the model is read-only in configure")
   fn(scope.views, frozen)
   phase, context = saved, savedContext
@@ -1535,7 +1539,7 @@ function E.roleEvent(sync, rootVid, vid, key, model, gesturePhase)
   local entry = scope and rec and scope.regs[rec] and scope.regs[rec][key]
   if entry ~= nil then
     S.setReadOnlyMessage("state is read-only in event callbacks (return actions instead)")
-    local subject = S.freeze(model, "state")
+    local subject = S.freezeOwned(model, "state")  -- pushed for this call alone
     local label = "event '" .. entry.name .. "' on '" .. (rec.mirror.id or rec.kind.name) .. "'"
     for i = 1, #entry do
       local saved, savedContext = enter("callback", label)
@@ -1553,7 +1557,7 @@ function E.roleHandle(fn, action, state, validate)
   begin()
   handler = { fn = fn, validate = validate, effects = false }
   event.savedCommitted = committed or false
-  committed = S.freeze(state, "state")
+  committed = S.freezeOwned(state, "state")  -- pushed for this call alone
   working = committed
   for _, item in ipairs(actionsFrom(action)) do enqueue(item) end
   runHandle()

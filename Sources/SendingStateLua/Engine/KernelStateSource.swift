@@ -199,6 +199,14 @@ function S.freeze(value, root)
   return frozen
 end
 
+-- Like S.freeze, for a table the host has just made for this call and nobody else holds (a
+-- role's model or state): its top level becomes the frozen data itself instead of a copy.
+function S.freezeOwned(value, root)
+  if type(value) ~= "table" or dgetmetatable(value) ~= nil then return S.freeze(value, root) end
+  local path, seen = { root }, { [value] = true }
+  return (freezeTable(value, true, path, 2, seen))
+end
+
 -- One value for the state's purposes: Lua's raw equality, but a number keeps its subtype
 -- (2 and 2.0 are equal in Lua, yet tostring, JSON and Swift tell them apart, so writing 2.0
 -- over 2 is a change).
