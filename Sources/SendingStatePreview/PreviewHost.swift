@@ -74,7 +74,7 @@ package final class PreviewHost {
   /// Connects a page: its id and the stream of messages to send it (the first is `full`), or
   /// `nil` when too many pages are connected.
   package func connect() -> (id: Int, messages: AsyncStream<String>)? {
-    guard clients.count < PreviewHost.clientLimit else { return nil }
+    guard !isStopping, clients.count < PreviewHost.clientLimit else { return nil }
     nextClient += 1
     let id = nextClient
     let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(256))
@@ -88,8 +88,14 @@ package final class PreviewHost {
     clients.removeValue(forKey: id)?.finish()
   }
 
-  /// Ends every page's stream (the server is stopping).
+  /// Whether the server is stopping: pages are disconnected and none may connect again.
+  package private(set) var isStopping = false
+
+  /// Ends every page's stream and refuses new pages (the server is stopping). A page whose
+  /// socket closes reconnects after a moment; had that page been let in, its stream would
+  /// never end and the server would wait for it for ever.
   package func disconnectAll() {
+    isStopping = true
     for continuation in clients.values { continuation.finish() }
     clients.removeAll()
   }

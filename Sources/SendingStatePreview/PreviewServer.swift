@@ -97,7 +97,10 @@ package struct PreviewServer: Sendable {
       // connection's request context in a reference cycle (hummingbird-websocket 2.8.1), which
       // would leak the screen behind it.
       server: .http1WebSocketUpgrade(
-        configuration: .init(http1: .init(idleTimeout: .seconds(60)), ws: .init(maxFrameSize: PreviewServer.maximumFrame))
+        // A page that does not answer a close within 2 s is let go (the default, 15 s, held the
+        // whole server's stop for that long when a closing page's answer was lost).
+        configuration: .init(
+          http1: .init(idleTimeout: .seconds(60)), ws: .init(maxFrameSize: PreviewServer.maximumFrame, closeTimeout: .seconds(2)))
       ) { [self] head, _, _ in
         guard upgradeAllowed(head) else { return .dontUpgrade }
         return .upgrade([:]) { inbound, outbound, _ in
@@ -115,8 +118,14 @@ package struct PreviewServer: Sendable {
       logger: logger
     )
     let ticker = Ticker(host: host, folders: folders, configuration: configuration)
-    let group = ServiceGroup(
-      configuration: .init(services: [app, ticker], gracefulShutdownSignals: [.sigterm, .sigint, .sighup], logger: logger))
+    var lifecycle = ServiceGroupConfiguration(
+      services: [app, ticker], gracefulShutdownSignals: [.sigterm, .sigint, .sighup], logger: logger)
+    // A stop that waits on a connection for more than 3 s cancels the rest: a preview is a
+    // development tool, and a terminal waiting on a stuck page is worse than a dropped one.
+    lifecycle.maximumGracefulShutdownDuration = .seconds(3)
+    let group = ServiceGroup(configuration: lifecycle)
+    let watchdog = StopWatchdog(grace: .seconds(6))
+    defer { watchdog.finish() }
     try await group.run()
     await MainActor.run {
       host.disconnectAll()
@@ -202,7 +211,11 @@ package struct PreviewServer: Sendable {
 
   func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
     guard let (client, messages) = await host.connect() else {
-      try await outbound.close(.policyViolation, reason: "too many pages are connected")
+      if await host.isStopping {
+        try await outbound.close(.goingAway, reason: "the preview is stopping")
+      } else {
+        try await outbound.close(.policyViolation, reason: "too many pages are connected")
+      }
       return
     }
     let host = self.host

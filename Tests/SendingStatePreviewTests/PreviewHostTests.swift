@@ -89,6 +89,19 @@ struct PreviewHostTests {
     #expect(host.session.screen.state["count"] == .integer(3))  // the previous version runs on
   }
 
+  @Test("once the server stops, pages are let go and a page that reconnects is refused")
+  func stoppingRefusesPages() async throws {
+    let host = try PreviewHost(path: repoPath("examples/counter/counter.lua"))
+    defer { host.session.screen.close() }
+    let (_, messages) = try #require(host.connect())
+    #expect(!host.isStopping)
+    host.disconnectAll()
+    var iterator = messages.makeAsyncIterator()
+    _ = await iterator.next()  // the full tree it was sent on connecting
+    #expect(await iterator.next() == nil)  // then its stream ends
+    #expect(host.isStopping && host.connect() == nil)
+  }
+
   @Test("scrolling a list moves its window; at most 16 pages; events are rate limited")
   func scrollAndLimits() async throws {
     // A small bucket: each sync redraws the whole tree on the main actor, and 120 of them would
