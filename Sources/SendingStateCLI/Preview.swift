@@ -41,6 +41,14 @@ extension SendingStateCommand {
         if !server.configuration.isLoopback {
           FileHandle.standardError.write(Data("warning: listening on \(host): anyone who can reach it and has the URL can drive the screen\n".utf8))
         }
+        // Ctrl-C always frees the terminal: if the server still waits on a page's connection
+        // 6 s after a stop signal, the process says so and ends (see StopWatchdog).
+        let watchdog = StopWatchdog(grace: .seconds(6)) {
+          FileHandle.standardError.write(Data("preview: a page's connection did not close in time; stopping anyway\n".utf8))
+          emit("preview stopped")
+          Foundation.exit(0)
+        }
+        defer { watchdog.finish() }
         try await server.run { url in
           emit("preview: \(url)")
           emit("watching \(server.folders.joined(separator: ", ")) for changes (Ctrl-C to stop)")

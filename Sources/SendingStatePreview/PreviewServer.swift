@@ -124,9 +124,11 @@ package struct PreviewServer: Sendable {
     // development tool, and a terminal waiting on a stuck page is worse than a dropped one.
     lifecycle.maximumGracefulShutdownDuration = .seconds(3)
     let group = ServiceGroup(configuration: lifecycle)
-    let watchdog = StopWatchdog(grace: .seconds(6))
-    defer { watchdog.finish() }
-    try await group.run()
+    do {
+      try await group.run()
+    } catch is CancellationError {
+      // The group cancelled a service that outlived the graceful shutdown: still a stop.
+    }
     await MainActor.run {
       host.disconnectAll()
       host.session.screen.close()

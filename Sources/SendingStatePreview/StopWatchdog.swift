@@ -9,11 +9,13 @@ import Synchronization
 /// shutdown (seen about once in ten browser-test runs on a loaded machine: one established
 /// connection left, every thread idle, the server's run never returning even after the service
 /// group cancelled it). A terminal that Ctrl-C does not free is worse than a dropped page, so
-/// after the grace period the process exits (status 0, as a clean stop), saying why on stderr.
+/// after the grace period `expired` runs (the CLI says it stopped and exits with status 0, as a
+/// clean stop). The CLI installs it around `PreviewServer.run`; the server itself does not, so a
+/// process that hosts a preview in-process keeps its own signal handling.
 ///
 /// (`@unchecked Sendable`: the signal sources are set once, in `init`, and only cancelled after,
 /// which dispatch allows from any thread; the flag is atomic.)
-final class StopWatchdog: @unchecked Sendable {
+package final class StopWatchdog: @unchecked Sendable {
   /// Whether the shutdown finished (a class, so the signal handlers can hold it).
   private final class Flag: Sendable {
     let value = Atomic<Bool>(false)
@@ -22,8 +24,11 @@ final class StopWatchdog: @unchecked Sendable {
   private let finished = Flag()
   private let sources: [any DispatchSourceSignal]
 
-  /// Watches `signals`; each one, once seen, gives the shutdown `grace` to finish.
-  init(signals: [Int32] = [SIGINT, SIGTERM, SIGHUP], grace: Duration) {
+  /// Watches `signals`; each one, once seen, gives the shutdown `grace` to finish before
+  /// `expired` runs (on a queue of its own).
+  package init(
+    signals: [Int32] = [SIGINT, SIGTERM, SIGHUP], grace: Duration, expired: @escaping @Sendable () -> Void
+  ) {
     let queue = DispatchQueue(label: "sendingstate.preview.watchdog")
     let seconds = Double(grace.components.seconds) + Double(grace.components.attoseconds) / 1e18
     let finished = self.finished
@@ -33,8 +38,7 @@ final class StopWatchdog: @unchecked Sendable {
       source.setEventHandler {
         queue.asyncAfter(deadline: .now() + seconds) {
           guard !finished.value.load(ordering: .acquiring) else { return }
-          FileHandle.standardError.write(Data("preview: a page's connection did not close in time; stopped anyway\n".utf8))
-          exit(0)
+          expired()
         }
       }
       source.resume()
@@ -44,7 +48,7 @@ final class StopWatchdog: @unchecked Sendable {
   }
 
   /// The shutdown finished: nothing more to watch.
-  func finish() {
+  package func finish() {
     finished.value.store(true, ordering: .releasing)
     for source in sources { source.cancel() }
   }
