@@ -8,6 +8,7 @@ import NIOCore
 import SendingStateLua
 import SendingStatePlugins
 import ServiceLifecycle
+import Synchronization
 
 /// The live preview: an HTTP and WebSocket server (Hummingbird 2) for one screen.
 ///
@@ -40,6 +41,12 @@ package struct PreviewServer: Sendable {
     package var watchInterval: Duration = .milliseconds(250)
     /// How often effects' results are looked for.
     package var refreshInterval: Duration = .milliseconds(100)
+    /// How long a connection may take to send its first request's head before it is closed
+    /// (see ``FirstRequestGuard``).
+    package var firstRequestTimeout: Duration = .seconds(10)
+    /// How long a stop waits for connections to finish before the server is cancelled, which
+    /// closes every connection.
+    package var stopGrace: Duration = .seconds(3)
 
     /// The default: 127.0.0.1, any free port.
     package init(host: String = "127.0.0.1", port: Int = 0) {
@@ -64,6 +71,9 @@ package struct PreviewServer: Sendable {
   /// The folders watched for changes (the screen's, its roots', and its `--plugin` folders).
   package let folders: [String]
 
+  /// Reaches the running server for ``stop()``.
+  let stopSwitch = StopSwitch()
+
   /// The largest WebSocket frame accepted.
   package static let maximumFrame = PreviewRequest.maximumSize
 
@@ -84,7 +94,14 @@ package struct PreviewServer: Sendable {
     folders = screenFolders + (plugins?.explicit ?? [])
   }
 
-  /// Serves until a stop signal (or the task is cancelled); `onListening` gets the page's URL.
+  /// Stops a running server as a stop signal does: pages are let go, connections get
+  /// `stopGrace` to finish, then `run` returns. Before `run` starts, `run` will return at once.
+  package func stop() async {
+    await stopSwitch.request()?.triggerGracefulShutdown()
+  }
+
+  /// Serves until a stop signal, ``stop()`` or the task's cancellation; `onListening` gets the
+  /// page's URL.
   package func run(onListening: @escaping @Sendable (String) async -> Void) async throws {
     var logger = Logger(label: "sendingstate.preview")
     logger.logLevel = .warning
@@ -96,16 +113,21 @@ package struct PreviewServer: Sendable {
       // The closure form of the upgrade, not the router's `ws` route: that one keeps each
       // connection's request context in a reference cycle (hummingbird-websocket 2.8.1), which
       // would leak the screen behind it.
-      server: .http1WebSocketUpgrade(
-        // A page that does not answer a close within 2 s is let go (the default, 15 s, held the
-        // whole server's stop for that long when a closing page's answer was lost).
-        configuration: .init(
-          http1: .init(idleTimeout: .seconds(60)), ws: .init(maxFrameSize: PreviewServer.maximumFrame, closeTimeout: .seconds(2)))
-      ) { [self] head, _, _ in
-        guard upgradeAllowed(head) else { return .dontUpgrade }
-        return .upgrade([:]) { inbound, outbound, _ in
-          try await serve(inbound: inbound, outbound: outbound)
-        }
+      server: HTTPServerBuilder { [self] responder in
+        GuardedUpgradeChannel(
+          base: HTTP1WebSocketUpgradeChannel(
+            responder: responder,
+            // A page that does not answer a close within 2 s is let go (the default, 15 s, held
+            // the whole server's stop for that long when a closing page's answer was lost).
+            configuration: .init(
+              http1: .init(idleTimeout: .seconds(60)), ws: .init(maxFrameSize: PreviewServer.maximumFrame, closeTimeout: .seconds(2)))
+          ) { head, _, _ in
+            guard upgradeAllowed(head) else { return .dontUpgrade }
+            return .upgrade([:]) { inbound, outbound, _ in
+              try await serve(inbound: inbound, outbound: outbound)
+            }
+          },
+          firstRequestTimeout: configuration.firstRequestTimeout)
       },
       configuration: .init(
         address: .hostname(configuration.host, port: configuration.port), serverName: nil,
@@ -120,14 +142,16 @@ package struct PreviewServer: Sendable {
     let ticker = Ticker(host: host, folders: folders, configuration: configuration)
     var lifecycle = ServiceGroupConfiguration(
       services: [app, ticker], gracefulShutdownSignals: [.sigterm, .sigint, .sighup], logger: logger)
-    // A stop that waits on a connection for more than 3 s cancels the rest: a preview is a
-    // development tool, and a terminal waiting on a stuck page is worse than a dropped one.
-    lifecycle.maximumGracefulShutdownDuration = .seconds(3)
+    // A stop that waits on a connection for longer than `stopGrace` cancels the rest: a preview
+    // is a development tool, and a terminal waiting on a stuck page is worse than a dropped one.
+    lifecycle.maximumGracefulShutdownDuration = configuration.stopGrace
     let group = ServiceGroup(configuration: lifecycle)
-    do {
-      try await group.run()
-    } catch is CancellationError {
-      // The group cancelled a service that outlived the graceful shutdown: still a stop.
+    if stopSwitch.started(group) {
+      do {
+        try await group.run()
+      } catch is CancellationError {
+        // The group cancelled a service that outlived the graceful shutdown: still a stop.
+      }
     }
     await MainActor.run {
       host.disconnectAll()
@@ -265,6 +289,29 @@ package struct PreviewServer: Sendable {
         }
       }
       await host.disconnectAll()
+    }
+  }
+}
+
+/// Hands ``PreviewServer/stop()`` the running service group, or remembers a stop asked for
+/// before there was one.
+final class StopSwitch: Sendable {
+  private let state = Mutex<(group: ServiceGroup?, stopped: Bool)>((nil, false))
+
+  /// The group is about to run: false if a stop came first (then it must not run).
+  func started(_ group: ServiceGroup) -> Bool {
+    state.withLock { state in
+      guard !state.stopped else { return false }
+      state.group = group
+      return true
+    }
+  }
+
+  /// A stop: the running group, if any, to shut down.
+  func request() -> ServiceGroup? {
+    state.withLock { state in
+      state.stopped = true
+      return state.group
     }
   }
 }

@@ -5,13 +5,13 @@ import Synchronization
 /// Ends the process when a stop signal's graceful shutdown takes too long.
 ///
 /// `preview` stops on SIGINT, SIGTERM and SIGHUP by letting pages go and closing the server
-/// gracefully. Now and then a page's connection is not closed by the HTTP server's graceful
-/// shutdown (seen about once in ten browser-test runs on a loaded machine: one established
-/// connection left, every thread idle, the server's run never returning even after the service
-/// group cancelled it). A terminal that Ctrl-C does not free is worse than a dropped page, so
-/// after the grace period `expired` runs (the CLI says it stopped and exits with status 0, as a
-/// clean stop). The CLI installs it around `PreviewServer.run`; the server itself does not, so a
-/// process that hosts a preview in-process keeps its own signal handling.
+/// gracefully; after `PreviewServer.Configuration.stopGrace` the server is cancelled, which
+/// closes every connection. A stop once hung for good on a connection that never sent a request
+/// (a browser's preconnect: see ``FirstRequestGuard``, which fixed it). This is the last resort
+/// behind both, for a cause not yet seen: a terminal that Ctrl-C does not free is worse than a
+/// dropped page, so after the grace period `expired` runs (the CLI says it stopped and exits
+/// with status 0, as a clean stop). The CLI installs it around `PreviewServer.run`; the server
+/// itself does not, so a process that hosts a preview in-process keeps its own signal handling.
 ///
 /// (`@unchecked Sendable`: the signal sources are set once, in `init`, and only cancelled after,
 /// which dispatch allows from any thread; the flag is atomic.)

@@ -63,6 +63,22 @@ final class LoopbackClient: @unchecked Sendable {
     }
   }
 
+  /// Ends the connection from this side (both directions), as a client that goes away.
+  func hangUp() {
+    _ = shutdown(socket, Int32(SHUT_RDWR))
+  }
+
+  /// Reads until the server closes the connection (true) or the receive timeout passes (false).
+  func waitForClose() -> Bool {
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let got = recv(socket, &chunk, chunk.count, 0)
+      if got == 0 { return true }
+      if got < 0 && errno == EINTR { continue }
+      if got < 0 { return errno == ECONNRESET }
+    }
+  }
+
   private var buffer: [UInt8] = []
 
   /// Reads at least `count` bytes (fewer only at end of stream or timeout).
