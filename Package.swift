@@ -64,14 +64,10 @@ let package = Package(
     ),
     // Fetches for effects and payload URLs: Debian's libcurl, behind one bounded C call (a
     // body limit that stops the transfer, a deadline, a cancel flag; http and https only).
-    .systemLibrary(
-      name: "CCurl",
-      pkgConfig: "libcurl",
-      providers: [.apt(["libcurl4-openssl-dev"])]
-    ),
+    // Built against libcurl4-openssl-dev's header; libcurl itself is opened at the first fetch
+    // (see Fetch.c), so starting the CLI does not load it and its ~25 dependencies.
     .target(
-      name: "CFetch",
-      dependencies: ["CCurl"]
+      name: "CFetch"
     ),
     .target(
       name: "SendingStateLua",
@@ -79,17 +75,17 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
-    // Pictures: Debian's cairo and pango (real fonts, antialiasing, compressed PNG).
-    .systemLibrary(
-      name: "CPangoCairo",
-      pkgConfig: "pangocairo",
-      providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]
+    // Pictures: Debian's cairo and pango (real fonts, antialiasing, compressed PNG), opened at
+    // the first picture (see Sources/CPicture/include/picture.h), so starting the CLI does not
+    // load them and their ~30 dependencies.
+    .target(
+      name: "CPicture"
     ),
 
     // CLI: the tooling library (testable without a process) and the `sendingstate` executable.
     .target(
       name: "SendingStateTools",
-      dependencies: ["SendingStateLua", "SendingState", "SendingStateHeadless", "SendingStatePlugins", "CPangoCairo"],
+      dependencies: ["SendingStateLua", "SendingState", "SendingStateHeadless", "SendingStatePlugins", "CPicture"],
       swiftSettings: strictSettings
     ),
 

@@ -100,7 +100,7 @@ build() {
       -I "$BIN/Modules" -I Sources/CLua -I Sources/CLuaShim/include $(pkg-config --cflags lua5.4) \
       -Xcc -fmodule-map-file="$BIN/CLuaShim.build/module.modulemap" \
       -Xcc -fmodule-map-file="$BIN/CFetch.build/module.modulemap" -I Sources/CFetch/include \
-      "${sources[@]}" "${objects[@]}" $(pkg-config --libs lua5.4 libcurl) \
+      "${sources[@]}" "${objects[@]}" $(pkg-config --libs lua5.4) \
       -module-name "Fuzz_$target" -o "$binary"
   done
   echo "fuzz.sh: built in $((SECONDS - started)) s"

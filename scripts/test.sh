@@ -19,6 +19,11 @@ cc -fsyntax-only -std=c99 -Wall -Wextra -Wundef -Werror $(pkg-config --cflags lu
 cc -fsyntax-only -std=c99 -Wall -Wextra -Wundef -Werror $(pkg-config --cflags libcrypto) -x c Sources/CCrypto/CCrypto.h
 cc -fsyntax-only -std=c99 -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissing-prototypes \
   -Wstrict-prototypes -Werror $(pkg-config --cflags libcurl) -ISources/CFetch/include Sources/CFetch/Fetch.c
+cc -fsyntax-only -std=c99 -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissing-prototypes \
+  -Wstrict-prototypes -Werror -ISources/CPicture/include Sources/CPicture/Picture.c
+# Our own declarations of the cairo and pango functions pictures open, against the real headers.
+cc -fsyntax-only -std=gnu11 -Wall -Wextra -Werror $(pkg-config --cflags pangocairo) -ISources/CPicture/include \
+  scripts/check-picture-abi.c
 
 # Zero warnings in our own Swift code (dependencies are not ours to fix).
 log="$(mktemp)"
@@ -38,6 +43,34 @@ luacheck --no-color --quiet examples spec
 
 # Our specs and the examples, through the CLI as users run them (.busted names them).
 "$(swift build --show-bin-path)/sendingstate" test
+
+# libcurl, cairo and pango are opened when first needed, not linked (they and their ~55
+# dependencies slowed every start), and one that cannot be opened is a clear error, not a crash.
+cli="$(swift build --show-bin-path)/sendingstate"
+linked="$(ldd "$cli")"
+for library in libcurl libcairo libpango; do
+  if [[ "$linked" == *"$library"* ]]; then
+    echo "test.sh: the CLI links $library; Sources/CFetch and Sources/CPicture must open it when first needed" >&2
+    exit 1
+  fi
+done
+fake="$(mktemp -d)"
+echo "not a library" > "$fake/libcurl.so.4"
+echo "not a library" > "$fake/libpangocairo-1.0.so.0"
+said="$(LD_LIBRARY_PATH="$fake" "$cli" run examples/counter/counter.lua --data http://127.0.0.1:9/x.json 2>&1 || true)"
+if [[ "$said" != *"fetches need libcurl"* ]]; then
+  echo "test.sh: a libcurl that cannot be opened must fail the fetch with 'fetches need libcurl': $said" >&2
+  exit 1
+fi
+said="$(LD_LIBRARY_PATH="$fake" "$cli" run examples/counter/counter.lua --png "$fake/counter.png" 2>&1 || true)"
+if [[ "$said" != *"pictures need cairo and pango"* ]]; then
+  echo "test.sh: a pango that cannot be opened must fail --png with 'pictures need cairo and pango': $said" >&2
+  exit 1
+fi
+# …while an SVG, which only measures text, still draws (with estimated widths).
+LD_LIBRARY_PATH="$fake" "$cli" run examples/counter/counter.lua --svg "$fake/counter.svg" > /dev/null
+grep -q "<svg" "$fake/counter.svg"
+rm -rf "$fake"
 
 # Real libraries' own busted suites pass as under busted 2.1.1 (fetches Debian source packages
 # once; see the script).

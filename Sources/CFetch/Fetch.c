@@ -1,10 +1,16 @@
 /*
 ** Fetch.c: a bounded GET through libcurl's easy interface (see fetch.h).
+**
+** libcurl is opened with dlopen at the first fetch, not linked: linked, it and the ~25 shared
+** objects it needs (TLS, LDAP, Kerberos, SSH, RTMP, IDN) were loaded and relocated by every
+** start of the CLI, most of which never fetch. Only its header is used at build time.
 */
 #include "fetch.h"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,8 +68,49 @@ static int on_progress(void *context, curl_off_t total, curl_off_t now, curl_off
   return is_cancelled(((Transfer *)context)->cancel);
 }
 
+/* The libcurl functions used, found once by dlsym. */
+static struct {
+  CURLcode (*global_init)(long flags);
+  CURL *(*easy_init)(void);
+  CURLcode (*easy_setopt)(CURL *curl, CURLoption option, ...);
+  CURLcode (*easy_perform)(CURL *curl);
+  CURLcode (*easy_getinfo)(CURL *curl, CURLINFO info, ...);
+  void (*easy_cleanup)(CURL *curl);
+  const char *(*easy_strerror)(CURLcode code);
+} curl;
+
+/* Why libcurl could not be opened (empty once it is). */
+static char load_error[200];
+
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
-static void global_init(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
+
+static void *find(void *library, const char *name) {
+  void *symbol = dlsym(library, name);
+  if (symbol == NULL && load_error[0] == 0) {
+    snprintf(load_error, sizeof load_error, "libcurl.so.4 has no %s (too old a libcurl?)", name);
+  }
+  return symbol;
+}
+
+static void global_init(void) {
+  void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+  if (library == NULL) {
+    const char *why = dlerror();
+    snprintf(load_error, sizeof load_error,
+             "fetches need libcurl (%s): install Debian's libcurl4, e.g. with scripts/bootstrap.sh",
+             why ? why : "libcurl.so.4 not found");
+    return;
+  }
+  *(void **)&curl.global_init = find(library, "curl_global_init");
+  *(void **)&curl.easy_init = find(library, "curl_easy_init");
+  *(void **)&curl.easy_setopt = find(library, "curl_easy_setopt");
+  *(void **)&curl.easy_perform = find(library, "curl_easy_perform");
+  *(void **)&curl.easy_getinfo = find(library, "curl_easy_getinfo");
+  *(void **)&curl.easy_cleanup = find(library, "curl_easy_cleanup");
+  *(void **)&curl.easy_strerror = find(library, "curl_easy_strerror");
+  if (load_error[0] == 0) curl.global_init(CURL_GLOBAL_DEFAULT);
+  /* The library stays open for the process's life, as a linked one would. */
+}
 
 static int classify(CURLcode code, const Transfer *transfer) {
   if (transfer->too_large || code == CURLE_FILESIZE_EXCEEDED) return SSFETCH_TOO_LARGE;
@@ -86,40 +133,45 @@ int ssfetch_get(const char *url, size_t max_bytes, long timeout_ms, ssfetch_canc
                 ssfetch_result *out) {
   memset(out, 0, sizeof *out);
   pthread_once(&global_once, global_init);
-  CURL *curl = curl_easy_init();
-  if (curl == NULL) {
+  if (load_error[0] != 0) {
+    out->outcome = SSFETCH_FAILED;
+    snprintf(out->message, sizeof out->message, "%s", load_error);
+    return out->outcome;
+  }
+  CURL *handle = curl.easy_init();
+  if (handle == NULL) {
     out->outcome = SSFETCH_FAILED;
     strcpy(out->message, "libcurl could not start a transfer (out of memory?)");
     return out->outcome;
   }
   Transfer transfer = {NULL, 0, 0, max_bytes, 0, cancel};
   char error[CURL_ERROR_SIZE] = "";
-  curl_easy_setopt(curl, CURLOPT_URL, url);
-  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 5L);
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms > 0 ? timeout_ms : 1L);
-  curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max_bytes);
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_data);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
-  curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
-  curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
-  curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
-  curl_easy_setopt(curl, CURLOPT_USERAGENT, "sendingstate");
-  CURLcode code = curl_easy_perform(curl);
-  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &out->status);
-  curl_easy_cleanup(curl);
+  curl.easy_setopt(handle, CURLOPT_URL, url);
+  curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
+  curl.easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl.easy_setopt(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 1L);
+  curl.easy_setopt(handle, CURLOPT_MAXREDIRS, 5L);
+  curl.easy_setopt(handle, CURLOPT_TIMEOUT_MS, timeout_ms > 0 ? timeout_ms : 1L);
+  curl.easy_setopt(handle, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max_bytes);
+  curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, on_data);
+  curl.easy_setopt(handle, CURLOPT_WRITEDATA, &transfer);
+  curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl.easy_setopt(handle, CURLOPT_XFERINFODATA, &transfer);
+  curl.easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
+  curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, error);
+  curl.easy_setopt(handle, CURLOPT_USERAGENT, "sendingstate");
+  CURLcode code = curl.easy_perform(handle);
+  curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &out->status);
+  curl.easy_cleanup(handle);
   out->outcome = classify(code, &transfer);
   if (out->outcome == SSFETCH_OK) {
     out->body = transfer.body;
     out->length = transfer.length;
   } else {
     free(transfer.body);
-    const char *words = error[0] ? error : curl_easy_strerror(code);
-    strncpy(out->message, words, sizeof out->message - 1);
+    const char *words = error[0] ? error : curl.easy_strerror(code);
+    snprintf(out->message, sizeof out->message, "%s", words);
   }
   return out->outcome;
 }

@@ -172,7 +172,7 @@ struct PictureTests {
   @Test("the PNG is compressed, twice the screen's size, and shows the screen (checked by Python's zlib)")
   func png() async throws {
     let picture = ScreenPicture(counterTree(minusEnabled: true))
-    let data = PNGRenderer.png(counterTree(minusEnabled: true))
+    let data = try PNGRenderer.png(counterTree(minusEnabled: true))
     let plus = try #require(item(picture, "plus"))
     let minus = try #require(item(picture, "minus"))
     let scale = PNGRenderer.scale
@@ -216,7 +216,7 @@ struct PictureTests {
   func counterExample() async throws {
     let screen = try LuaScreen(path: repoPath("examples/counter/counter.lua"))
     defer { screen.close() }
-    let data = PNGRenderer.png(screen.renderTree())
+    let data = try PNGRenderer.png(screen.renderTree())
     let decoded = try await decodeWithPython(data)
     #expect(decoded.bytes < 200_000)
     #expect(decoded.width == 780)
