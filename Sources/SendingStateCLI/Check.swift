@@ -6,6 +6,7 @@ extension SendingStateCommand {
   /// `sendingstate check [PATH…]`: compile every script and dry-run every screen.
   struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "check",
       abstract: "Compile scripts and specs, dry-run screens; problems with file:line.",
       discussion: """
         Specs (*_spec.lua) are compiled. Screens are opened in a dry run: it builds

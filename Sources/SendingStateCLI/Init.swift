@@ -6,6 +6,7 @@ extension SendingStateCommand {
   /// `sendingstate init [DIR]`: scaffold a project.
   struct Init: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "init",
       abstract: "Create a project: a screen, its spec, .busted, .luarc.json and more.",
       discussion: """
         Writes DIR/screen.lua, DIR/spec/screen_spec.lua, DIR/.busted, DIR/.luacheckrc,

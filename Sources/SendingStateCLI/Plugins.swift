@@ -8,6 +8,7 @@ extension SendingStateCommand {
   /// `sendingstate plugins list|check|new|lock`: the plugins a screen would run with.
   struct Plugins: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "plugins",
       abstract: "List, check, create and lock plugins.",
       discussion: """
         Plugins are found in the folders given with --plugin, in plugins/ beside
@@ -28,6 +29,7 @@ extension SendingStateCommand {
     /// `plugins list [--plugin DIR…] [SCREEN]`.
     struct List: AsyncParsableCommand {
       static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "List the plugins found for a screen, and those left out with why.")
 
       @Option(name: .customLong("plugin"), help: "A plugin folder (repeatable).")
@@ -60,6 +62,7 @@ extension SendingStateCommand {
     /// `plugins check DIR…`.
     struct Check: AsyncParsableCommand {
       static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Check plugin folders: each manifest, each module it names; exit 1 on a problem.")
 
       @Argument(help: "Plugin folders.")
@@ -76,6 +79,7 @@ extension SendingStateCommand {
     /// `plugins new NAME [--in DIR]`.
     struct New: AsyncParsableCommand {
       static let configuration = CommandConfiguration(
+        commandName: "new",
         abstract: "Create a plugin folder: a manifest, a component, a demo screen and a spec.",
         discussion: """
           Writes DIR/NAME/plugin.lua, components/NAME.lua, demo.lua and NAME_spec.lua,
@@ -103,6 +107,7 @@ extension SendingStateCommand {
     /// `plugins lock [--plugin DIR…] SCREEN`.
     struct Lock: AsyncParsableCommand {
       static let configuration = CommandConfiguration(
+        commandName: "lock",
         abstract: "Write plugins.lock beside a screen: each plugin's version, content hash and granted capabilities.",
         discussion: """
           Review the plugins first (plugins list shows what each needs). From then on, a

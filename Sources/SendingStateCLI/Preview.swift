@@ -7,6 +7,7 @@ extension SendingStateCommand {
   /// `sendingstate preview SCREEN`: see and use a screen in the browser, reloaded on save.
   struct Preview: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "preview",
       abstract: "Serve a live preview of a screen: use it in the browser, reloaded on save.",
       discussion: """
         Prints the page's URL (with a random token) and serves until Ctrl-C or the terminal

@@ -6,6 +6,7 @@ extension SendingStateCommand {
   /// `sendingstate repl SCREEN`: drive a screen interactively (or from piped stdin).
   struct Repl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "repl",
       abstract: "Drive a screen interactively (EVENTs, state, tree, actions, reload).",
       discussion: """
         \(SendingStateTools.Repl.help)

@@ -7,6 +7,7 @@ extension SendingStateCommand {
   /// `sendingstate run SCREEN`: load, configure, drive with events, print.
   struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "run",
       abstract: "Load a screen, apply events, and print the render tree.",
       discussion: """
         \(EventCommand.grammar)

@@ -7,6 +7,7 @@ extension SendingStateCommand {
   /// `sendingstate stubs [--out DIR]`: write LuaLS definitions.
   struct Stubs: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "stubs",
       abstract: "Write LuaLS definitions of the host API (types/) and a .luarc.json.",
       discussion: """
         The definitions cover the screen contract, the ui builders with one props class

@@ -6,6 +6,7 @@ extension SendingStateCommand {
   /// `sendingstate test [PATH…]`: run Lua specs on busted and luassert.
   struct Test: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "test",
       abstract: "Run Lua specs with busted and luassert, and a screen driver.",
       discussion: """
         Specs run on Debian's busted 2.1.1 and luassert 1.9.0, as busted runs
