@@ -148,8 +148,16 @@ int ssfetch_get(const char *url, size_t max_bytes, long timeout_ms, ssfetch_canc
   char error[CURL_ERROR_SIZE] = "";
   curl.easy_setopt(handle, CURLOPT_URL, url);
   curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
-  curl.easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl.easy_setopt(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  /* Only http and https, redirects included: a libcurl that cannot promise it (older than
+  ** 7.85) does not fetch at all. */
+  if (curl.easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK ||
+      curl.easy_setopt(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") != CURLE_OK) {
+    curl.easy_cleanup(handle);
+    out->outcome = SSFETCH_FAILED;
+    snprintf(out->message, sizeof out->message,
+             "this libcurl cannot limit fetches to http and https (7.85 or newer is needed)");
+    return out->outcome;
+  }
   curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 1L);
   curl.easy_setopt(handle, CURLOPT_MAXREDIRS, 5L);
   curl.easy_setopt(handle, CURLOPT_TIMEOUT_MS, timeout_ms > 0 ? timeout_ms : 1L);

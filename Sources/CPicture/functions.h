@@ -3,7 +3,7 @@
 ** entries: V(name, parameters, arguments) for functions without a result and
 ** R(result, name, parameters, arguments) for the others. Picture.c expands it into the
 ** table filled by dlsym and into the sspic_ functions; scripts/check-picture-abi.c into
-** checks against the real headers. E(…) marks entries whose int stands for one of cairo's or
+** checks against the real headers. ER(…) and EV(…) mark entries whose int stands for one of cairo's or
 ** pango's enums (or whose rectangle or callback is our own spelling of theirs): those are
 ** checked one by one there.
 */

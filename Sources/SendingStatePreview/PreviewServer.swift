@@ -41,9 +41,9 @@ package struct PreviewServer: Sendable {
     package var watchInterval: Duration = .milliseconds(250)
     /// How often effects' results are looked for.
     package var refreshInterval: Duration = .milliseconds(100)
-    /// How long a connection may take to send its first request's head before it is closed
-    /// (see ``FirstRequestGuard``).
-    package var firstRequestTimeout: Duration = .seconds(10)
+    /// How long a connection may go unanswered — without a whole, valid first request — before
+    /// it is closed (see ``UnansweredConnectionGuard``).
+    package var answerTimeout: Duration = .seconds(10)
     /// How long a stop waits for connections to finish before the server is cancelled, which
     /// closes every connection.
     package var stopGrace: Duration = .seconds(3)
@@ -95,7 +95,8 @@ package struct PreviewServer: Sendable {
   }
 
   /// Stops a running server as a stop signal does: pages are let go, connections get
-  /// `stopGrace` to finish, then `run` returns. Before `run` starts, `run` will return at once.
+  /// `stopGrace` to finish, then `run` returns. A server stopped before it runs (or a second
+  /// time) never serves: `run` returns at once.
   package func stop() async {
     await stopSwitch.request()?.triggerGracefulShutdown()
   }
@@ -127,7 +128,7 @@ package struct PreviewServer: Sendable {
               try await serve(inbound: inbound, outbound: outbound)
             }
           },
-          firstRequestTimeout: configuration.firstRequestTimeout)
+          answerTimeout: configuration.answerTimeout)
       },
       configuration: .init(
         address: .hostname(configuration.host, port: configuration.port), serverName: nil,

@@ -7,7 +7,7 @@ import Synchronization
 /// `preview` stops on SIGINT, SIGTERM and SIGHUP by letting pages go and closing the server
 /// gracefully; after `PreviewServer.Configuration.stopGrace` the server is cancelled, which
 /// closes every connection. A stop once hung for good on a connection that never sent a request
-/// (a browser's preconnect: see ``FirstRequestGuard``, which fixed it). This is the last resort
+/// (a browser's preconnect: see ``UnansweredConnectionGuard``, which fixed it). This is the last resort
 /// behind both, for a cause not yet seen: a terminal that Ctrl-C does not free is worse than a
 /// dropped page, so after the grace period `expired` runs (the CLI says it stopped and exits
 /// with status 0, as a clean stop). The CLI installs it around `PreviewServer.run`; the server

@@ -105,6 +105,16 @@ final class LoopbackClient: @unchecked Sendable {
     return String(decoding: head, as: UTF8.self)
   }
 
+  /// One whole HTTP response on a kept-alive connection: its head, then as many body bytes as
+  /// its Content-Length says (the head is returned).
+  func readResponse() -> String {
+    let head = readHead()
+    let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+      .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+    _ = read(length)
+    return head
+  }
+
   /// One HTTP/1.1 GET; the status code, head and body.
   static func get(port: Int, path: String, host: String? = nil, headers: [String] = []) throws -> (status: Int, head: String, body: String) {
     let client = try LoopbackClient(port: port)

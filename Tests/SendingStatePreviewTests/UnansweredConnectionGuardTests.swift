@@ -78,63 +78,84 @@ private func connectPage(port: Int, token: PreviewToken) async throws -> Loopbac
   return page
 }
 
-@Suite("Preview server: connections that never finish asking")
-struct FirstRequestGuardTests {
-  @Test("a connection is closed when its first request's head is late; a page that asked in time is not")
-  func lateHeadsAreClosed() async throws {
-    let (server, task, port, token) = try await startServer { $0.firstRequestTimeout = .milliseconds(300) }
+@Suite("Preview server: connections it never answers")
+struct UnansweredConnectionGuardTests {
+  @Test("a connection the server has not answered in time is closed; one it answered is not")
+  func unansweredAreClosed() async throws {
+    let (server, task, port, token) = try await startServer { $0.answerTimeout = .milliseconds(300) }
     let page = try await connectPage(port: port, token: token)
+    let keptAlive = try LoopbackClient(port: port)
+    keptAlive.write(Array("GET /\(token)/ HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8))
+    #expect(try await offPool { keptAlive.readResponse() }.hasPrefix("HTTP/1.1 200 "))
+
+    // Never answered: nothing sent, half a head, blank lines only, a head the HTTP decoder
+    // rejects, and an upgrade request with a body (the upgrade fails and nobody answers).
     let silent = try LoopbackClient(port: port)
     let partial = try LoopbackClient(port: port)
-    partial.write(Array("GET /\(token)/ HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n".utf8))  // no empty line: not done
+    partial.write(Array("GET /\(token)/ HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n".utf8))
     let blankLines = try LoopbackClient(port: port)
-    blankLines.write(Array("\r\n\r\n\r\n".utf8))  // empty lines before a request line end nothing
+    blankLines.write(Array("\r\n\r\n\r\n".utf8))
+    let malformed = try LoopbackClient(port: port)
+    malformed.write(Array("x\r\n\r\n".utf8))
+    let upgradeWithBody = try LoopbackClient(port: port)
+    upgradeWithBody.write(Array(([
+      "GET /\(token)/ws HTTP/1.1", "Host: 127.0.0.1:\(port)", "Upgrade: websocket", "Connection: Upgrade",
+      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13", "Content-Length: 5",
+    ].joined(separator: "\r\n") + "\r\n\r\nhello").utf8))
+    let unanswered = [silent, partial, blankLines, malformed, upgradeWithBody]
+    for (name, client) in zip(["silent", "partial", "blank lines", "malformed", "upgrade with a body"], unanswered) {
+      #expect(try await offPool { client.waitForClose() }, "\(name)")
+    }
 
-    #expect(try await offPool { silent.waitForClose() })
-    #expect(try await offPool { partial.waitForClose() })
-    #expect(try await offPool { blankLines.waitForClose() })
-    // The page connected before all three, so its deadline passed too: it still answers.
+    // Answered before the deadline, so still open after it: the page's WebSocket and a kept-alive
+    // HTTP connection, which serves its next request.
     page.sendText(#"{"seq":1,"verb":"tap","id":"plus"}"#)
     #expect(try object(try await offPool { page.receiveText() })["seq"] as? Int == 1)
-    // A head split across writes, finished in time, is an ordinary request.
-    let split = try LoopbackClient(port: port)
-    split.write(Array("GET /\(token)/ HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r".utf8))
-    split.write(Array("\nConnection: close\r\n\r\n".utf8))
-    #expect(try await offPool { split.readHead() }.contains(" 200 "))
+    keptAlive.write(Array("GET /\(token)/preview.css HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8))
+    #expect(try await offPool { keptAlive.readResponse() }.hasPrefix("HTTP/1.1 200 "))
+    // Two requests in one write are both answered.
+    let pipelined = try LoopbackClient(port: port)
+    let request = "GET /\(token)/ HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
+    pipelined.write(Array((request + request).utf8))
+    #expect(try await offPool { pipelined.readResponse() }.hasPrefix("HTTP/1.1 200 "))
+    #expect(try await offPool { pipelined.readResponse() }.hasPrefix("HTTP/1.1 200 "))
 
     await server.stop()
     let ended = await ends(task, within: .seconds(60)) {
-      for client in [page, silent, partial, blankLines] { client.hangUp() }
+      for client in [page, keptAlive, pipelined] + unanswered { client.hangUp() }
     }
     #expect(ended)
   }
 
-  @Test("a stop does not wait for connections that never asked for anything")
-  func stopLetsSilentConnectionsGo() async throws {
+  @Test("a stop does not wait for connections it never answered")
+  func stopLetsUnansweredConnectionsGo() async throws {
     // Neither the deadline nor the stop's grace period may be what ends them.
     let (server, task, port, token) = try await startServer {
-      $0.firstRequestTimeout = .seconds(3600)
+      $0.answerTimeout = .seconds(3600)
       $0.stopGrace = .seconds(3600)
     }
     let page = try await connectPage(port: port, token: token)
     let silent = try LoopbackClient(port: port)
     let partial = try LoopbackClient(port: port)
     partial.write(Array("GET /\(token)/ HTTP/1.1\r\n".utf8))
-    // Both are accepted before the stop: a request on a fresh connection is answered.
+    let malformed = try LoopbackClient(port: port)
+    malformed.write(Array("x\r\n\r\n".utf8))
+    // All are accepted before the stop: a request on a fresh connection is answered.
     #expect(try await offPool { try LoopbackClient.get(port: port, path: "/\(token)/") }.status == 200)
 
     await server.stop()
-    let ended = await ends(task, within: .seconds(60)) { for client in [page, silent, partial] { client.hangUp() } }
+    let ended = await ends(task, within: .seconds(60)) { for client in [page, silent, partial, malformed] { client.hangUp() } }
     #expect(ended)
-    #expect(try await offPool { silent.waitForClose() })
-    #expect(try await offPool { partial.waitForClose() })
+    for client in [silent, partial, malformed] {
+      #expect(try await offPool { client.waitForClose() })
+    }
     #expect(try await offPool { page.receiveText() } == nil)  // the page was let go
     await MainActor.run { #expect(server.host.session.screen.isClosed) }
   }
 
-  @Test("cancelling the server's task closes every connection, even one that never asked")
-  func cancellingClosesSilentConnections() async throws {
-    let (_, task, port, _) = try await startServer { $0.firstRequestTimeout = .seconds(3600) }
+  @Test("cancelling the server's task closes every connection, even one it never answered")
+  func cancellingClosesUnansweredConnections() async throws {
+    let (_, task, port, _) = try await startServer { $0.answerTimeout = .seconds(3600) }
     let silent = try LoopbackClient(port: port)
     #expect(try await offPool { try LoopbackClient.get(port: port, path: "/") }.status == 404)  // accepted by now
 
