@@ -150,12 +150,14 @@ int ssfetch_get(const char *url, size_t max_bytes, long timeout_ms, ssfetch_canc
   curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
   /* Only http and https, redirects included: a libcurl that cannot promise it (older than
   ** 7.85) does not fetch at all. */
-  if (curl.easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK ||
-      curl.easy_setopt(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") != CURLE_OK) {
-    curl.easy_cleanup(handle);
+  CURLcode limited = curl.easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
+  if (limited == CURLE_OK) limited = curl.easy_setopt(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  if (limited != CURLE_OK) {
     out->outcome = SSFETCH_FAILED;
     snprintf(out->message, sizeof out->message,
-             "this libcurl cannot limit fetches to http and https (7.85 or newer is needed)");
+             "libcurl cannot limit fetches to http and https (%s; 7.85 or newer is needed)",
+             curl.easy_strerror(limited));
+    curl.easy_cleanup(handle);
     return out->outcome;
   }
   curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 1L);

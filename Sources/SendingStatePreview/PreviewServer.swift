@@ -44,6 +44,9 @@ package struct PreviewServer: Sendable {
     /// How long a connection may go unanswered — without a whole, valid first request — before
     /// it is closed (see ``UnansweredConnectionGuard``).
     package var answerTimeout: Duration = .seconds(10)
+    /// How long a connection may be unable to take more of its answers (its peer not reading)
+    /// before it is closed (see ``UnansweredConnectionGuard``).
+    package var stallTimeout: Duration = .seconds(30)
     /// How long a stop waits for connections to finish before the server is cancelled, which
     /// closes every connection.
     package var stopGrace: Duration = .seconds(3)
@@ -128,7 +131,7 @@ package struct PreviewServer: Sendable {
               try await serve(inbound: inbound, outbound: outbound)
             }
           },
-          answerTimeout: configuration.answerTimeout)
+          answerTimeout: configuration.answerTimeout, stallTimeout: configuration.stallTimeout)
       },
       configuration: .init(
         address: .hostname(configuration.host, port: configuration.port), serverName: nil,

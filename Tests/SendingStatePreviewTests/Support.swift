@@ -34,8 +34,13 @@ func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
 final class LoopbackClient: @unchecked Sendable {
   let socket: Int32
 
-  init(port: Int) throws {
+  /// Connects to `port` on loopback; `receiveBuffer` makes the kernel's receive buffer small
+  /// (a client that reads slowly fills it soon).
+  init(port: Int, receiveBuffer: Int32? = nil) throws {
     socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    if var size = receiveBuffer {
+      setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
     // Generous: a busy machine runs other tests on the main actor the server also needs.
     var timeout = timeval(tv_sec: 30, tv_usec: 0)
     setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

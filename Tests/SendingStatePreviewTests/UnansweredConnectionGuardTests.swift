@@ -82,8 +82,8 @@ private func connectPage(port: Int, token: PreviewToken) async throws -> Loopbac
 struct UnansweredConnectionGuardTests {
   @Test("a connection the server has not answered in time is closed; one it answered is not")
   func unansweredAreClosed() async throws {
-    // 1 s: room for a loaded machine to answer the page and the kept-alive request in time.
-    let (server, task, port, token) = try await startServer { $0.answerTimeout = .seconds(1) }
+    // 3 s: room for a loaded machine to answer the page and the kept-alive request in time.
+    let (server, task, port, token) = try await startServer { $0.answerTimeout = .seconds(3) }
     let page = try await connectPage(port: port, token: token)
     let keptAlive = try LoopbackClient(port: port)
     keptAlive.write(Array("GET /\(token)/ HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8))
@@ -125,6 +125,25 @@ struct UnansweredConnectionGuardTests {
     let ended = await ends(task, within: .seconds(60)) {
       for client in [page, keptAlive, pipelined] + unanswered { client.hangUp() }
     }
+    #expect(ended)
+  }
+
+  @Test("a connection whose peer stops taking its answers is let go")
+  func stalledPeersAreLetGo() async throws {
+    let (server, task, port, token) = try await startServer { $0.stallTimeout = .seconds(1) }
+    // 400 requests for the 22 KB script in one go, and no reading: the server's writes stall.
+    let reader = try LoopbackClient(port: port, receiveBuffer: 4096)
+    let request = "GET /\(token)/preview.js HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
+    reader.write(Array(String(repeating: request, count: 400).utf8))
+    // Longer than the stall timeout (the server's timer decides; this only waits it out). Kept
+    // open, the connection would serve all 400 once read, then wait: no close, a receive timeout.
+    try await Task.sleep(for: .seconds(4))
+    #expect(try await offPool { reader.waitForClose() })
+    // Others are served as before.
+    #expect(try await offPool { try LoopbackClient.get(port: port, path: "/\(token)/") }.status == 200)
+
+    await server.stop()
+    let ended = await ends(task, within: .seconds(60)) { reader.hangUp() }
     #expect(ended)
   }
 
