@@ -3,30 +3,12 @@ import Testing
 
 @testable import SendingStatePreview
 
-/// Where the server said it listens.
-private actor Announced {
-  var url: String?
-  func set(_ url: String) { self.url = url }
-}
-
 @Suite("Preview server: through its socket, as a browser would reach it")
 struct PreviewServerTests {
   @Test("the page needs the token and a loopback Host; the WebSocket drives the screen; cancelling stops it")
   func endToEnd() async throws {
-    let token = PreviewToken(value: "0123456789abcdef0123456789abcdef")
-    let server = try await MainActor.run {
-      try PreviewServer(path: repoPath("examples/counter/counter.lua"), token: token)
-    }
-    let announced = Announced()
-    let task = Task { try await server.run { await announced.set($0) } }
-    var url: String?
-    for _ in 0..<200 where url == nil {
-      try await Task.sleep(for: .milliseconds(20))
-      url = await announced.url
-    }
-    let address = try #require(url)
+    let (server, task, address, port, token) = try await startServer()
     #expect(address.hasPrefix("http://127.0.0.1:") && address.hasSuffix("/\(token)/"))
-    let port = try #require(Int(address.dropFirst("http://127.0.0.1:".count).prefix { $0.isNumber }))
 
     let page = try await offPool { try LoopbackClient.get(port: port, path: "/\(token)/") }
     #expect(page.status == 200 && page.body.contains("preview.js"))

@@ -1,4 +1,7 @@
 import Foundation
+import Testing
+
+@testable import SendingStatePreview
 
 #if canImport(Glibc)
   import Glibc
@@ -182,4 +185,33 @@ func object(_ text: String?) throws -> [String: Any] {
     throw POSIXError(.EBADMSG)
   }
   return value
+}
+
+/// Where a server said it listens.
+actor Listening {
+  var url: String?
+  func set(_ url: String) { self.url = url }
+}
+
+/// The counter's preview server on any free port, running in a task: the server, its task, the
+/// URL it announced and its port.
+func startServer(
+  _ configure: @Sendable (inout PreviewServer.Configuration) -> Void = { _ in }
+) async throws -> (server: PreviewServer, task: Task<Void, any Error>, url: String, port: Int, token: PreviewToken) {
+  let token = PreviewToken(value: "0123456789abcdef0123456789abcdef")
+  let server = try await MainActor.run {
+    var configuration = PreviewServer.Configuration()
+    configure(&configuration)
+    return try PreviewServer(path: repoPath("examples/counter/counter.lua"), configuration: configuration, token: token)
+  }
+  let listening = Listening()
+  let task = Task { try await server.run { await listening.set($0) } }
+  var url: String?
+  for _ in 0..<1500 where url == nil {
+    try await Task.sleep(for: .milliseconds(20))
+    url = await listening.url
+  }
+  let address = try #require(url)
+  let port = try #require(Int(address.dropFirst("http://127.0.0.1:".count).prefix { $0.isNumber }))
+  return (server, task, address, port, token)
 }

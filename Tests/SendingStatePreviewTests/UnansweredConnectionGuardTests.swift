@@ -4,34 +4,6 @@ import Testing
 
 @testable import SendingStatePreview
 
-/// Where a server said it listens.
-private actor Listening {
-  var url: String?
-  func set(_ url: String) { self.url = url }
-}
-
-/// A server on any free port, running in a task, and its port.
-private func startServer(
-  _ configure: @Sendable (inout PreviewServer.Configuration) -> Void
-) async throws -> (server: PreviewServer, task: Task<Void, any Error>, port: Int, token: PreviewToken) {
-  let token = PreviewToken(value: "0123456789abcdef0123456789abcdef")
-  let server = try await MainActor.run {
-    var configuration = PreviewServer.Configuration()
-    configure(&configuration)
-    return try PreviewServer(path: repoPath("examples/counter/counter.lua"), configuration: configuration, token: token)
-  }
-  let listening = Listening()
-  let task = Task { try await server.run { await listening.set($0) } }
-  var url: String?
-  for _ in 0..<1500 where url == nil {
-    try await Task.sleep(for: .milliseconds(20))
-    url = await listening.url
-  }
-  let address = try #require(url)
-  let port = try #require(Int(address.dropFirst("http://127.0.0.1:".count).prefix { $0.isNumber }))
-  return (server, task, port, token)
-}
-
 /// Whether `task` ends within `limit`. If not, `release` runs (it should let the task end, so a
 /// failing test does not leave a server behind), and the answer is false.
 private func ends(_ task: Task<Void, any Error>, within limit: Duration, release: @escaping @Sendable () -> Void) async -> Bool {
@@ -83,7 +55,7 @@ struct UnansweredConnectionGuardTests {
   @Test("a connection the server has not answered in time is closed; one it answered is not")
   func unansweredAreClosed() async throws {
     // 3 s: room for a loaded machine to answer the page and the kept-alive request in time.
-    let (server, task, port, token) = try await startServer { $0.answerTimeout = .seconds(3) }
+    let (server, task, _, port, token) = try await startServer { $0.answerTimeout = .seconds(3) }
     let page = try await connectPage(port: port, token: token)
     let keptAlive = try LoopbackClient(port: port)
     keptAlive.write(Array("GET /\(token)/ HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8))
@@ -130,7 +102,7 @@ struct UnansweredConnectionGuardTests {
 
   @Test("a connection whose peer stops taking its answers is let go")
   func stalledPeersAreLetGo() async throws {
-    let (server, task, port, token) = try await startServer { $0.stallTimeout = .seconds(1) }
+    let (server, task, _, port, token) = try await startServer { $0.stallTimeout = .seconds(1) }
     // 400 requests for the 22 KB script in one go, and no reading: the server's writes stall.
     let reader = try LoopbackClient(port: port, receiveBuffer: 4096)
     let request = "GET /\(token)/preview.js HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
@@ -150,7 +122,7 @@ struct UnansweredConnectionGuardTests {
   @Test("a stop does not wait for connections it never answered")
   func stopLetsUnansweredConnectionsGo() async throws {
     // Neither the deadline nor the stop's grace period may be what ends them.
-    let (server, task, port, token) = try await startServer {
+    let (server, task, _, port, token) = try await startServer {
       $0.answerTimeout = .seconds(3600)
       $0.stopGrace = .seconds(3600)
     }
@@ -175,7 +147,7 @@ struct UnansweredConnectionGuardTests {
 
   @Test("cancelling the server's task closes every connection, even one it never answered")
   func cancellingClosesUnansweredConnections() async throws {
-    let (_, task, port, _) = try await startServer { $0.answerTimeout = .seconds(3600) }
+    let (_, task, _, port, _) = try await startServer { $0.answerTimeout = .seconds(3600) }
     let silent = try LoopbackClient(port: port)
     #expect(try await offPool { try LoopbackClient.get(port: port, path: "/") }.status == 404)  // accepted by now
 
