@@ -41,7 +41,8 @@ struct EngineBatch {
   /// Async work to start once the event is committed.
   enum Effect {
     case after(seconds: Double, actions: [LuaValue], options: EffectOptions)
-    case fetch(url: String, ok: String, fail: String, options: EffectOptions)
+    /// `hosts`: every connection the fetch makes is held to them (the asker's net grant).
+    case fetch(url: String, ok: String, fail: String, hosts: [String], options: EffectOptions)
     /// A task the host app registered (`store:run`): its name, input and result actions.
     case task(name: String, input: LuaValue, ok: String, fail: String, options: EffectOptions)
     case cancel(id: String)
@@ -198,6 +199,7 @@ struct EngineBatch {
           effects.append(
             .fetch(
               url: effect["url"].stringValue ?? "", ok: effect["ok"].stringValue ?? "", fail: effect["fail"].stringValue ?? "",
+              hosts: effect["hosts"].tableValue?.sequence.compactMap(\.stringValue) ?? [],
               options: EffectOptions(effect)))
         case "task":
           effects.append(

@@ -343,7 +343,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       cancelEffects(id: id)
     case .transition(let seconds, let token):
       startTransition(seconds: seconds, token: token)
-    case .after(_, _, let options), .fetch(_, _, _, let options), .task(_, _, _, _, let options):
+    case .after(_, _, let options), .fetch(_, _, _, _, let options), .task(_, _, _, _, let options):
       if let id = options.id, options.replace || options.debounce != nil { cancelEffects(id: id) }
       if let id = options.id, let window = options.throttle {
         throttle(effect, id: id, window: window, latest: options.latest)
@@ -396,14 +396,14 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
           return [["type": .string(fail), "error": .string(String(describing: error))]]
         }
       }
-    case .fetch(let source, let ok, let fail, _):
+    case .fetch(let source, let ok, let fail, let hosts, _):
       guard let url = URL(string: source) else { return }
       let fetcher = runtime.fetcher
       let ticket = delay > 0 ? virtual?.schedule(after: delay) : nil
       startEffect(id: id, ticket: ticket) {
         try await Self.wait(delay, ticket: ticket, on: clock)
         do {
-          let (data, status) = try await fetcher.fetch(url, maxBytes: limits.maxFetchBytes, timeout: limits.fetchTimeout)
+          let (data, status) = try await fetcher.fetch(url, within: hosts, maxBytes: limits.maxFetchBytes, timeout: limits.fetchTimeout)
           // A 2xx answer is the ok action; any other status is the fail action, with the
           // status and body as well (a 404 page is not the data the screen asked for).
           let succeeded = (200..<300).contains(status)

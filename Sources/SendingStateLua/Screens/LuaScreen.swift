@@ -267,17 +267,18 @@ public final class LuaScreen {
     let folder = (path as NSString).deletingLastPathComponent
     var configuration = LuaRuntime.Configuration(
       limits: options.limits, scriptRoots: [folder.isEmpty ? "." : folder] + options.scriptRoots, modules: options.modules)
-    // The wall clock by owner: each plugin's files are its own, everything else the screen's.
-    configuration.clockOwners = options.clockOwners
+    // Rights by owner: each plugin's files are its own, everything else the screen's. (Until
+    // its table says what it declares, the screen's code has what was granted.)
+    configuration.fileOwners = options.fileOwners
     configuration.clockGatedModules = options.clockGatedModules
     configuration.pluginFolders = options.pluginFolders
     configuration.moduleSources = options.moduleSources
-    configuration.defaultClockOwner = Self.screenOwner
-    configuration.clockDenied = Set(configuration.clockOwners.values).filter { owner in
-      !(options.pluginCapabilities[Self.pluginName(ofOwner: owner)]?.clock ?? false)
-    }
-    if options.capabilities?.clock == false { configuration.clockDenied.insert(Self.screenOwner) }
+    configuration.defaultOwner = Self.screenOwner
+    configuration.defaultRights = Self.rights(screen: options.capabilities ?? .unrestricted)
     runtime = try LuaRuntime(configuration: configuration)
+    for owner in Set(configuration.fileOwners.values) {
+      runtime.grant(Self.rights(plugin: options.pluginCapabilities[Self.pluginName(ofOwner: owner)] ?? Capabilities()), to: owner)
+    }
     if let output = options.output { runtime.output = output }
     runtime.clock = options.clock
     runtime.fetcher = options.fetcher
@@ -292,7 +293,7 @@ public final class LuaScreen {
     let contract = try checkContract(module)
     name = contract.name
     let capabilities = try screenCapabilities(declared: contract.capabilities)
-    runtime.setClock(capabilities.clock, for: Self.screenOwner)
+    runtime.grant(Self.rights(screen: capabilities), to: Self.screenOwner)
     var ownerTables: LuaValue = ["components": .table(LuaTable()), "units": .table(LuaTable())]
     if capabilities != .unrestricted { ownerTables["screen"] = capabilities.luaValue }
     let owners = try runtime.makeValue(ownerTables, path: "owners")
@@ -351,7 +352,9 @@ public final class LuaScreen {
     let all = try runtime.makeValue(.table(LuaTable()), path: kind)
     for (name, script) in files.sorted(by: { $0.key < $1.key }) {
       let of = script.plugin.map { " of plugin '\($0)'" } ?? ""
-      let chunk = try script.source.map { try runtime.load($0, chunkName: script.file) } ?? runtime.loadFile(script.file)
+      let chunk =
+        try script.source.map { try runtime.load($0, chunkName: script.file) }
+        ?? runtime.loadFile(script.file, root: runtime.root(ofPluginFile: script.file))
       let results = try runtime.callReturningReferences(chunk, with: [], context: "loading the \(kind) '\(name)'\(of)")
       guard let module = results.first, Self.isComponent(module) else {
         throw ScriptError(
@@ -378,7 +381,9 @@ public final class LuaScreen {
     guard !options.middleware.isEmpty else { return nil }
     let chain = try runtime.makeValue(.table(LuaTable()), path: "middleware")
     for (position, middleware) in options.middleware.enumerated() {
-      let chunk = try middleware.source.map { try runtime.load($0, chunkName: middleware.file) } ?? runtime.loadFile(middleware.file)
+      let chunk =
+        try middleware.source.map { try runtime.load($0, chunkName: middleware.file) }
+        ?? runtime.loadFile(middleware.file, root: runtime.root(ofPluginFile: middleware.file))
       let results = try runtime.callReturningReferences(
         chunk, with: [], context: "loading middleware '\(middleware.name)' of plugin '\(middleware.plugin)'")
       guard let function = results.first, function.typeName == "function" else {
@@ -539,6 +544,18 @@ public final class LuaScreen {
 
   /// The owner of the screen's own code, for the wall clock and in errors.
   nonisolated static let screenOwner = "the screen"
+
+  /// The rights of the screen's own code with these capabilities: host tasks and its own
+  /// modules too.
+  nonisolated static func rights(screen capabilities: Capabilities) -> LuaRuntime.Rights {
+    .init(clock: capabilities.clock, timers: capabilities.timers, net: capabilities.net, tasks: true, screenFiles: true)
+  }
+
+  /// The rights of a plugin's code with these capabilities (never host tasks, nor the
+  /// screen's files).
+  nonisolated static func rights(plugin capabilities: Capabilities) -> LuaRuntime.Rights {
+    .init(clock: capabilities.clock, timers: capabilities.timers, net: capabilities.net)
+  }
 
   /// The plugin an owner name (`plugin 'analytics'`) stands for.
   nonisolated static func pluginName(ofOwner owner: String) -> String {
