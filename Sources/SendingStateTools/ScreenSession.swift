@@ -118,22 +118,22 @@ public final class ScreenSession {
     var settled = Settled()
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
-    var seenActions = screen.actionLog.count
-    var seenErrors = screen.asyncErrors.count
+    var seenActions = screen.actionCount
+    var seenErrors = screen.asyncErrorCount
     var state = screen.state
     while true {
-      if screen.actionLog.count > seenActions {
-        let actions = Array(screen.actionLog[seenActions...])
+      if screen.actionCount > seenActions {
+        let actions = screen.actions(since: seenActions)
         let names = actions.map(ScreenSession.actionSummary).joined(separator: ", ")
         let record = Record(event: "effect: \(names)", actions: actions, before: state, after: screen.state)
         records.append(record)
         settled.records.append(record)
-        seenActions = screen.actionLog.count
+        seenActions = screen.actionCount
         state = screen.state
       }
-      if screen.asyncErrors.count > seenErrors {
-        settled.errors += screen.asyncErrors[seenErrors...]
-        seenErrors = screen.asyncErrors.count
+      if screen.asyncErrorCount > seenErrors {
+        settled.errors += screen.asyncErrors.suffix(min(screen.asyncErrorCount - seenErrors, screen.asyncErrors.count))
+        seenErrors = screen.asyncErrorCount
       }
       guard screen.pendingEffects > 0, clock.now < deadline else { break }
       try? await Task.sleep(for: .milliseconds(1))

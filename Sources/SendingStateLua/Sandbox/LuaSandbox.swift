@@ -230,7 +230,18 @@ enum LuaSandbox {
       -- math.randomseed() would seed from the time and return the seed: it reseeds from the
       -- generator itself, and returns nothing.
       env.math.randomseed = function(x, y)
-        if x == nil then realRandomseed(realRandom(0), realRandom(0)) else realRandomseed(x, y) end
+        if x == nil then
+          realRandomseed(realRandom(0), realRandom(0))  -- (its results would tell the seed)
+          return
+        end
+        for position, value in ipairs({ x, y }) do
+          if G.math.type(value) == nil then
+            error("bad argument #" .. position .. " to 'randomseed' (number expected, got " .. type(value) .. ")", 2)
+          elseif G.math.tointeger(value) == nil then
+            error("bad argument #" .. position .. " to 'randomseed' (number has no integer representation)", 2)
+          end
+        end
+        realRandomseed(x, y)
       end
       env.utf8 = copy(utf8Lib)
       local co = copy(G.coroutine)
@@ -253,6 +264,9 @@ enum LuaSandbox {
         end
         if mode ~= nil and mode ~= "t" then
           error(askerAt(level) .. violation .. "binary chunks are not available to scripts (load mode must be 't')", 0)
+        end
+        if type(chunk) ~= "string" and type(chunk) ~= "function" then
+          error(askerAt(level) .. "bad argument #1 to 'load' (string or function expected, got " .. type(chunk) .. ")", 0)
         end
         -- Compiling is work done in C: charge the text read (a unit per 32 bytes).
         if type(chunk) == "string" then
