@@ -30,15 +30,53 @@ static int is_cancelled(ssfetch_cancel *flag) {
   return flag != NULL && __atomic_load_n(&flag->set, __ATOMIC_ACQUIRE);
 }
 
-/* The body as it arrives, and whether the limit stopped it. */
+/* The body as it arrives, and whether a limit stopped it. */
 typedef struct Transfer {
   char *body;
   size_t length;
   size_t capacity;
   size_t max_bytes;
   int too_large;
+  int over_budget;  /* the pool's fetches together would hold more than its budget */
   ssfetch_cancel *cancel;
+  ssfetch_pool *pool;
 } Transfer;
+
+/* What the bodies of the transfers of a pool hold, and the most they may: a script may start
+** many fetches, each under max_bytes, and their buffers live outside the Lua heap. The process
+** has one pool; tests make their own. Read and written with __atomic builtins only. */
+struct ssfetch_pool {
+  size_t held;
+  size_t budget;
+};
+
+static ssfetch_pool process_pool = {0, (size_t)SSFETCH_DEFAULT_BUDGET};
+
+ssfetch_pool *ssfetch_pool_new(size_t budget) {
+  ssfetch_pool *pool = calloc(1, sizeof *pool);
+  if (pool != NULL) pool->budget = budget;
+  return pool;
+}
+
+void ssfetch_pool_free(ssfetch_pool *pool) { free(pool); }
+
+size_t ssfetch_pool_held(const ssfetch_pool *pool) {
+  return __atomic_load_n(&(pool ? pool : &process_pool)->held, __ATOMIC_RELAXED);
+}
+
+/* Takes `bytes` from the pool's budget; 0 when that would pass it. */
+static int reserve(ssfetch_pool *pool, size_t bytes) {
+  size_t now = __atomic_add_fetch(&pool->held, bytes, __ATOMIC_RELAXED);
+  if (now > pool->budget) {
+    __atomic_sub_fetch(&pool->held, bytes, __ATOMIC_RELAXED);
+    return 0;
+  }
+  return 1;
+}
+
+static void release(ssfetch_pool *pool, size_t bytes) {
+  if (pool != NULL) __atomic_sub_fetch(&pool->held, bytes, __ATOMIC_RELAXED);
+}
 
 /* libcurl's write callback: keeps at most max_bytes; returning less than given aborts. */
 static size_t on_data(char *data, size_t size, size_t count, void *context) {
@@ -53,8 +91,15 @@ static size_t on_data(char *data, size_t size, size_t count, void *context) {
     size_t capacity = transfer->capacity ? transfer->capacity : 16384;
     while (capacity < transfer->length + bytes) capacity *= 2;
     if (capacity > transfer->max_bytes) capacity = transfer->max_bytes;
+    if (!reserve(transfer->pool, capacity - transfer->capacity)) {
+      transfer->over_budget = 1;
+      return 0;
+    }
     char *grown = realloc(transfer->body, capacity);
-    if (grown == NULL) return 0;
+    if (grown == NULL) {
+      release(transfer->pool, capacity - transfer->capacity);
+      return 0;
+    }
     transfer->body = grown;
     transfer->capacity = capacity;
   }
@@ -136,6 +181,7 @@ static const char *url_error(CURLUcode code) {
 }
 
 static int classify(CURLcode code, const Transfer *transfer) {
+  if (transfer->over_budget) return SSFETCH_OVER_BUDGET;
   if (transfer->too_large || code == CURLE_FILESIZE_EXCEEDED) return SSFETCH_TOO_LARGE;
   if (is_cancelled(transfer->cancel)) return SSFETCH_CANCELLED;
   switch (code) {
@@ -234,11 +280,11 @@ static void shown(const ssfetch_authority_t *authority, char *out, size_t size) 
 
 int ssfetch_get(const char *url, size_t max_bytes, long timeout_ms, ssfetch_cancel *cancel,
                 ssfetch_result *out) {
-  return ssfetch_get_within(url, NULL, 0, max_bytes, timeout_ms, cancel, out);
+  return ssfetch_get_within(url, NULL, 0, max_bytes, timeout_ms, cancel, NULL, out);
 }
 
 int ssfetch_get_within(const char *url, const char *const *hosts, size_t host_count, size_t max_bytes,
-                       long timeout_ms, ssfetch_cancel *cancel, ssfetch_result *out) {
+                       long timeout_ms, ssfetch_cancel *cancel, ssfetch_pool *pool, ssfetch_result *out) {
   memset(out, 0, sizeof *out);
   pthread_once(&global_once, global_init);
   if (load_error[0] != 0) {
@@ -252,7 +298,7 @@ int ssfetch_get_within(const char *url, const char *const *hosts, size_t host_co
     strcpy(out->message, "libcurl could not start a transfer (out of memory?)");
     return out->outcome;
   }
-  Transfer transfer = {NULL, 0, 0, max_bytes, 0, cancel};
+  Transfer transfer = {NULL, 0, 0, max_bytes, 0, 0, cancel, pool ? pool : &process_pool};
   char error[CURL_ERROR_SIZE] = "";
   curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
   /* Only http and https, redirects included: a libcurl that cannot promise it (older than
@@ -347,14 +393,18 @@ int ssfetch_get_within(const char *url, const char *const *hosts, size_t host_co
   curl.easy_cleanup(handle);
   if (out->outcome >= 0) {  /* refused before connecting */
     free(transfer.body);
+    release(transfer.pool, transfer.capacity);
     return out->outcome;
   }
   out->outcome = classify(code, &transfer);
   if (out->outcome == SSFETCH_OK) {
     out->body = transfer.body;
     out->length = transfer.length;
+    out->held = transfer.capacity;  /* (released by ssfetch_free) */
+    out->pool = transfer.pool;
   } else {
     free(transfer.body);
+    release(transfer.pool, transfer.capacity);
     const char *words = error[0] ? error : curl.easy_strerror(code);
     snprintf(out->message, sizeof out->message, "%s", words);
   }
@@ -362,6 +412,8 @@ int ssfetch_get_within(const char *url, const char *const *hosts, size_t host_co
 }
 
 void ssfetch_free(ssfetch_result *result) {
+  release(result->pool, result->held);
+  result->held = 0;
   free(result->body);
   result->body = NULL;
   result->length = 0;

@@ -25,8 +25,20 @@ enum {
   SSFETCH_SCHEME = 7,      /* not http or https (a redirect included) */
   SSFETCH_REDIRECTS = 8,   /* more than 5 redirects */
   SSFETCH_FAILED = 9,      /* anything else; `message` says what */
-  SSFETCH_NOT_GRANTED = 10 /* a URL (a redirect's) outside the hosts granted; `message` says which */
+  SSFETCH_NOT_GRANTED = 10, /* a URL (a redirect's) outside the hosts granted; `message` says which */
+  SSFETCH_OVER_BUDGET = 11  /* the fetches under way would hold more than the process's budget */
 };
+
+/* The bodies of all of the process's fetches under way (and results not yet freed) hold at most
+** this many bytes together. */
+#define SSFETCH_DEFAULT_BUDGET 67108864 /* 64 MiB */
+
+/* A budget fetches share (NULL: the process's). */
+typedef struct ssfetch_pool ssfetch_pool;
+ssfetch_pool *ssfetch_pool_new(size_t budget);
+void ssfetch_pool_free(ssfetch_pool *pool);
+/* What the pool's bodies hold now (NULL: the process's). */
+size_t ssfetch_pool_held(const ssfetch_pool *pool);
 
 /* The most redirects a fetch follows. */
 #define SSFETCH_MAX_REDIRECTS 5
@@ -53,6 +65,8 @@ typedef struct ssfetch_result {
   long status;
   char *body;
   size_t length;
+  size_t held;  /* what the body holds of its pool's budget (released by ssfetch_free) */
+  ssfetch_pool *pool;
   char message[256];
 } ssfetch_result;
 
@@ -67,9 +81,10 @@ void ssfetch_cancel_free(ssfetch_cancel *flag);
 int ssfetch_get(const char *url, size_t max_bytes, long timeout_ms, ssfetch_cancel *cancel,
                 ssfetch_result *out);
 
-/* As ssfetch_get, connecting only to `hosts` (see ssfetch_allows; NULL: any). */
+/* As ssfetch_get, connecting only to `hosts` (see ssfetch_allows; NULL: any), the body held to
+** `pool`'s budget (NULL: the process's). */
 int ssfetch_get_within(const char *url, const char *const *hosts, size_t host_count, size_t max_bytes,
-                       long timeout_ms, ssfetch_cancel *cancel, ssfetch_result *out);
+                       long timeout_ms, ssfetch_cancel *cancel, ssfetch_pool *pool, ssfetch_result *out);
 
 /* Frees the body of a result. */
 void ssfetch_free(ssfetch_result *result);

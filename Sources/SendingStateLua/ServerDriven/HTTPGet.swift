@@ -15,6 +15,9 @@ import Synchronization
 /// test server streaming on loopback grew the process by a gigabyte in three seconds. libcurl's
 /// write callback stops a transfer the moment it says so.
 enum HTTPGet {
+  /// What the bodies of all fetches under way may hold together, in the process (C's default).
+  static let budget = Int(SSFETCH_DEFAULT_BUDGET)
+
   /// A response larger than the limit.
   struct TooLarge: Error, CustomStringConvertible {
     let limit: Int
@@ -36,9 +39,14 @@ enum HTTPGet {
   /// The body and status of `url`; throws ``TooLarge`` past `maxBytes`, ``TimedOut`` past
   /// `timeout`, `CancellationError` when the task is cancelled, and ``Failed`` otherwise
   /// (also when `url` or a redirect leads to a host outside `hosts`, when given).
-  static func fetch(_ url: URL, within hosts: [String]? = nil, maxBytes: Int, timeout: Duration) async throws -> (data: Data, status: Int) {
+  ///
+  /// Bodies in flight count against a budget the process's fetches share (``budget``; `pool`:
+  /// another one, for tests).
+  static func fetch(
+    _ url: URL, within hosts: [String]? = nil, maxBytes: Int, timeout: Duration, pool: Pool? = nil
+  ) async throws -> (data: Data, status: Int) {
     let milliseconds = timeout.saturatingMilliseconds
-    let transfer = Transfer(url: url.absoluteString, hosts: hosts, maxBytes: max(0, maxBytes), milliseconds: milliseconds)
+    let transfer = Transfer(url: url.absoluteString, hosts: hosts, maxBytes: max(0, maxBytes), milliseconds: milliseconds, pool: pool)
     let outcome = try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         // A thread of its own: the call blocks, and the cooperative pool has one thread a core.
@@ -63,9 +71,24 @@ enum HTTPGet {
     case Int(SSFETCH_SCHEME): return Failed(message: "only http and https URLs are fetched, not \(url.absoluteString)")
     case Int(SSFETCH_REDIRECTS): return Failed(message: "\(host) redirected more than \(SSFETCH_MAX_REDIRECTS) times")
     case Int(SSFETCH_NOT_GRANTED): return Failed(message: message)
+    case Int(SSFETCH_OVER_BUDGET):
+      return Failed(
+        message: "the fetches under way would hold more than \(HTTPGet.budget / (1 << 20)) MiB together (the host's budget for bodies in flight); fetch less at once")
     default: return Failed(message: "the request to \(host) failed: \(message)")
     }
   }
+
+  /// A budget for the bodies of fetches in flight, other than the process's (for tests).
+  final class Pool: Sendable {
+    nonisolated(unsafe) let pointer: OpaquePointer
+    init(budget: Int) { pointer = ssfetch_pool_new(max(0, budget))! }
+    deinit { ssfetch_pool_free(pointer) }
+    /// What its bodies hold now.
+    var held: Int { ssfetch_pool_held(pointer) }
+  }
+
+  /// What the process's fetches hold now.
+  static var held: Int { ssfetch_pool_held(nil) }
 
   /// One transfer: its arguments, and the flag that cancels it.
   private final class Transfer: Sendable {
@@ -75,9 +98,12 @@ enum HTTPGet {
     let milliseconds: Int
     nonisolated(unsafe) let flag: OpaquePointer
 
-    init(url: String, hosts: [String]?, maxBytes: Int, milliseconds: Int) {
+    let pool: Pool?
+
+    init(url: String, hosts: [String]?, maxBytes: Int, milliseconds: Int, pool: Pool?) {
       self.url = url
       self.hosts = hosts
+      self.pool = pool
       self.maxBytes = maxBytes
       self.milliseconds = milliseconds
       // Allocation failure of 4 bytes is not recoverable anyway.
@@ -95,7 +121,7 @@ enum HTTPGet {
       }
       let outcome = withCStrings(hosts ?? []) { pointers in
         pointers.withUnsafeBufferPointer { buffer in
-          ssfetch_get_within(url, hosts == nil ? nil : buffer.baseAddress, buffer.count, maxBytes, milliseconds, flag, &result)
+          ssfetch_get_within(url, hosts == nil ? nil : buffer.baseAddress, buffer.count, maxBytes, milliseconds, flag, pool?.pointer, &result)
         }
       }
       defer { ssfetch_free(&result) }
