@@ -822,6 +822,27 @@ local function effectOptions(record, options, fname, position)
   return record
 end
 
+-- What a frozen value carries, counted as string bytes plus 16 a value, up to `budget` (the
+-- walk stops once past it): the host keeps a copy of an effect's data outside the Lua heap.
+local function carried(value, budget)
+  local t = type(value)
+  if t == "string" then return #value + 16 end
+  if t ~= "table" then return 16 end
+  local total = 16
+  for _, item in next, S.dataOf(value) do
+    total = total + carried(item, budget - total)
+    if total > budget then return total end
+  end
+  return total
+end
+local function checkCarried(value, what)
+  local budget = limits.maxEffectBytes
+  if carried(value, budget) > budget then
+    error(where() .. what .. " carries more than " .. budget .. " bytes of data (maxEffectBytes): the host keeps a copy until the effect ends; "
+      .. "keep the data in state and send a small action", 0)
+  end
+end
+
 local function after(owner, self, seconds, action, options)
   checkStore(self)
   checkEffects()
@@ -830,7 +851,9 @@ local function after(owner, self, seconds, action, options)
     error(where() .. "bad argument #1 to 'after' (seconds must be a finite number from 0 to " .. limits.maxEffectDelay
       .. ", got " .. tostring(seconds) .. ")", 0)
   end
-  local record = effectOptions({ kind = "after", seconds = seconds, actions = actionsFrom(action) }, options, "after", 3)
+  local actions = actionsFrom(action)
+  for i = 1, #actions do checkCarried(actions[i], "the action of store:after") end
+  local record = effectOptions({ kind = "after", seconds = seconds, actions = actions }, options, "after", 3)
   local effects = event.effects
   effects[#effects + 1] = record
   if record.id ~= nil then event.cancels[record.id] = nil end  -- a later cancel of it counts again
@@ -853,7 +876,9 @@ local function run(owner, self, name, input, types, options)
   if type(ok) ~= "string" or type(fail) ~= "string" then
     error(where() .. "bad argument #3 to 'run' ({ ok = \"type\", fail = \"type\" } expected)", 0)
   end
-  local record = effectOptions({ kind = "task", name = name, input = S.freeze(input, "task input"), ok = ok, fail = fail },
+  local frozenInput = S.freeze(input, "task input")
+  checkCarried(frozenInput, "the input of store:run")
+  local record = effectOptions({ kind = "task", name = name, input = frozenInput, ok = ok, fail = fail },
     options, "run", 4)
   local effects = event.effects
   effects[#effects + 1] = record

@@ -48,6 +48,7 @@ final class ScreenKernel {
       "maxActions": .integer(Int64(clamping: limits.maxActionsPerEvent)),
       "maxEffectDelay": .number(Double(limits.maxEffectDelay.components.seconds)),
       "maxPendingEffects": .integer(Int64(clamping: limits.maxPendingEffects)),
+      "maxEffectBytes": .integer(Int64(clamping: limits.maxEffectBytes)),
     ])
     let prims = try runtime.makeValue(.table(LuaTable()))
     prims.setField("where", to: whereFunction)

@@ -17,6 +17,8 @@ struct BoundedRecordsTests {
         if action.type == "start" or action.type == "tick" then
           if action.type == "tick" then store:update(function(s) s.ticks = s.ticks + 1 end) end
           store:after(1, "tick")
+        elseif action.type == "carry" then
+          store:after(1, { type = "later", blob = string.rep("a", action.bytes) })   -- line 10
         elseif action.type == "reset" then
           store:update(function(s) s.result = "" end)
         elseif action.type == "fetch" then
@@ -95,11 +97,26 @@ struct BoundedRecordsTests {
         try screen.perform(action: ["type": "fetch", "url": .string(url)])
       } catch let error as ScriptError {
         // Refused at the script's line (libcurl cannot read it): nothing started.
-        #expect(error.line == 12 && screen.pendingEffects == 0, "\(url): \(error)")
+        #expect(error.line == 14 && screen.pendingEffects == 0, "\(url): \(error)")
         continue
       }
       #expect(await screen.settle(timeout: .seconds(60)))
       #expect(screen.state["result"].stringValue?.hasPrefix("fail: ") == true, "\(url): \(screen.state["result"])")
     }
+  }
+
+  @Test("an effect carries at most maxEffectBytes of data for later (the host keeps a copy of it outside the Lua heap)")
+  func effectData() throws {
+    let (screen, folder) = try open(LuaScreen.Options())
+    defer {
+      screen.close()
+      try? FileManager.default.removeItem(atPath: folder)
+    }
+    try screen.perform(action: ["type": "carry", "bytes": 200_000])
+    #expect(screen.pendingEffects == 1)
+    let error = #expect(throws: ScriptError.self) { try screen.perform(action: ["type": "carry", "bytes": 300_000]) }
+    #expect(error?.message.hasPrefix("the action of store:after carries more than 262144 bytes of data (maxEffectBytes)") == true, "\(String(describing: error))")
+    #expect(error?.line == 10)
+    #expect(screen.pendingEffects == 1)
   }
 }
