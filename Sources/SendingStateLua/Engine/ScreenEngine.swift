@@ -63,7 +63,9 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   /// Outcomes of UI events delivered while a driver step runs (see ``collect(_:)``).
   private var captures: [[Result<Outcome, any Error>]] = []
   /// Errors nobody was there to catch: effect results, UI events outside a driver step.
-  private(set) var unhandledErrors = BoundedLog<ScriptError>(limit: 100)
+  private(set) var unhandledErrors = BoundedLog<ScriptError>(limit: 100, byteBudget: 1 << 20) {
+    $0.message.utf8.count + ($0.traceback?.utf8.count ?? 0)
+  }
   /// Called with each error in ``unhandledErrors``.
   var onUnhandledError: ((ScriptError) -> Void)?
   private var effects: [Int: (task: Task<Void, Never>, target: EffectTarget)] = [:]

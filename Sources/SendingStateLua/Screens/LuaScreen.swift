@@ -196,23 +196,29 @@ public final class LuaScreen {
   public let host = LuaScreenHost()
   /// The core store holding the committed state (the engine is its only writer).
   package private(set) var store: BindingStore<ScreenState, LuaScreenHost>
-  /// The most recent actions dispatched, in order (only events that were committed): at least
-  /// the last ``actionLogLimit`` are kept (a screen that runs for days keeps a bounded log);
+  /// The most recent actions dispatched, in order (only events that were committed): the last
+  /// ``actionLogLimit`` within ``actionLogBytes`` (a screen that runs for days keeps a bounded
+  /// log);
   /// ``actionCount`` counts them all, and ``actions(since:)`` gives what came after a count.
   public var actionLog: [LuaValue] { actions.entries }
   /// How many actions were dispatched so far (only events that were committed).
   public var actionCount: Int { actions.count }
   /// The actions dispatched after the first `count` (those still kept).
   public func actions(since count: Int) -> [LuaValue] { actions.since(count) }
-  /// The fewest recent actions ``actionLog`` keeps: 1,000.
+  /// The most recent actions ``actionLog`` keeps: 1,000 (within ``actionLogBytes``).
   public nonisolated static let actionLogLimit = 1_000
-  private var actions = BoundedLog<LuaValue>(limit: actionLogLimit)
+  /// The most bytes of actions ``actionLog`` keeps (strings' bytes and 16 a value): 8 MiB. A
+  /// screen may dispatch a big action at every event; the log is a copy outside the Lua heap.
+  public nonisolated static let actionLogBytes = 8 << 20
+  private var actions = BoundedLog<LuaValue>(limit: actionLogLimit, byteBudget: actionLogBytes, cost: \.estimatedBytes)
   /// Called after every committed event that dispatched actions (effect results included), with
   /// those actions; ``state`` is already the committed state. The spec driver's test store
   /// records steps with it.
   public var onCommittedEvent: (([LuaValue]) -> Void)?
-  /// Warnings (problems that did not stop the screen).
-  public private(set) var warnings: [String] = []
+  /// The most recent warnings (problems that did not stop the screen): the last 100, within
+  /// 1 MiB.
+  public var warnings: [String] { warningLog.entries }
+  private var warningLog = BoundedLog<String>(limit: 100, byteBudget: 1 << 20, cost: { $0.utf8.count })
   /// Whether ``close()`` was called.
   public internal(set) var isClosed = false
 
@@ -242,8 +248,8 @@ public final class LuaScreen {
   public var ids: [String] { viewsByID.keys.sorted() }
 
   /// The most recent errors nobody was there to catch (while handling an effect's result, or
-  /// from a UI event outside a driver step): at least the last 100; ``asyncErrorCount`` counts
-  /// them all.
+  /// from a UI event outside a driver step): the last 100, within 1 MiB; ``asyncErrorCount``
+  /// counts them all.
   public var asyncErrors: [ScriptError] { engine.unhandledErrors.entries }
   /// How many errors nobody was there to catch so far.
   public var asyncErrorCount: Int { engine.unhandledErrors.count }
@@ -329,7 +335,7 @@ public final class LuaScreen {
     let outcome = try engine.load(
       module: module, initial: options.state, units: units, schema: contract.schema, components: components,
       middleware: middleware, owners: owners)
-    warnings += outcome.warnings
+    warningLog.append(contentsOf: outcome.warnings)
     root = host.subviews.first ?? View()
     viewsByID = engine.screenViews()
     store = BindingStore(state: engine.committed, identifier: name ?? path)
@@ -339,7 +345,7 @@ public final class LuaScreen {
     }
     engine.committedEvent = { [weak self] outcome in
       self?.actions.append(contentsOf: outcome.actions)
-      self?.warnings += outcome.warnings
+      self?.warningLog.append(contentsOf: outcome.warnings)
       if !outcome.actions.isEmpty { self?.onCommittedEvent?(outcome.actions) }
     }
   }

@@ -17,8 +17,10 @@ struct BoundedRecordsTests {
         if action.type == "start" or action.type == "tick" then
           if action.type == "tick" then store:update(function(s) s.ticks = s.ticks + 1 end) end
           store:after(1, "tick")
+        elseif action.type == "shout" then
+          store:dispatch({ type = "loud", text = string.rep("x", 1000000) })
         elseif action.type == "carry" then
-          store:after(1, { type = "later", blob = string.rep("a", action.bytes) })   -- line 10
+          store:after(1, { type = "later", blob = string.rep("a", action.bytes) })   -- line 12
         elseif action.type == "reset" then
           store:update(function(s) s.result = "" end)
         elseif action.type == "fetch" then
@@ -52,10 +54,25 @@ struct BoundedRecordsTests {
     try await screen.advance(by: 5_000)
     #expect(screen.state["ticks"] == 5_000)
     #expect(screen.actionCount == 5_001)
-    #expect(screen.actionLog.count >= LuaScreen.actionLogLimit && screen.actionLog.count <= 2 * LuaScreen.actionLogLimit)
+    #expect(screen.actionLog.count == LuaScreen.actionLogLimit)
     #expect(screen.actions(since: 4_991).count == 10)
     #expect(screen.actions(since: 4_991).allSatisfy { $0["type"] == "tick" })
     #expect(screen.actions(since: 0).count == screen.actionLog.count)
+  }
+
+  @Test("the action log is bounded in bytes too: big actions at every event keep at most actionLogBytes")
+  func actionLogBytes() throws {
+    let (screen, folder) = try open(LuaScreen.Options())
+    defer {
+      screen.close()
+      try? FileManager.default.removeItem(atPath: folder)
+    }
+    for _ in 0..<40 { try screen.perform(action: "shout") }
+    #expect(screen.actionCount == 80)
+    let kept = screen.actionLog.reduce(0) { $0 + $1.estimatedBytes }
+    #expect(kept <= LuaScreen.actionLogBytes, "\(kept)")
+    #expect(screen.actionLog.last?["type"] == "loud")
+    #expect(screen.actionLog.count < 20)
   }
 
   @Test("a fetched answer nested as deep as the limit, or deeper, still ends in ok (json or why not) — never vanishes")
@@ -97,7 +114,7 @@ struct BoundedRecordsTests {
         try screen.perform(action: ["type": "fetch", "url": .string(url)])
       } catch let error as ScriptError {
         // Refused at the script's line (libcurl cannot read it): nothing started.
-        #expect(error.line == 14 && screen.pendingEffects == 0, "\(url): \(error)")
+        #expect(error.line == 16 && screen.pendingEffects == 0, "\(url): \(error)")
         continue
       }
       #expect(await screen.settle(timeout: .seconds(60)))
@@ -116,7 +133,7 @@ struct BoundedRecordsTests {
     #expect(screen.pendingEffects == 1)
     let error = #expect(throws: ScriptError.self) { try screen.perform(action: ["type": "carry", "bytes": 300_000]) }
     #expect(error?.message.hasPrefix("the action of store:after carries more than 262144 bytes of data (maxEffectBytes)") == true, "\(String(describing: error))")
-    #expect(error?.line == 10)
+    #expect(error?.line == 12)
     #expect(screen.pendingEffects == 1)
   }
 }
