@@ -146,6 +146,10 @@ struct EngineBatch {
           lua_rawgeti(L, items, lua_Integer(position + 2))
           value = try stack.value(at: -1, path: LuaPath(root: property), sharing: &strings)
           stack.pop()
+          // A long text the views showed before, in an earlier event, is that buffer again.
+          if case .string(let text) = value, text.utf8.count >= LongStrings.minimum {
+            value = .string(runtime.longStrings.intern(text))
+          }
         }
         writes.append(Write(vid: vid, property: property, value: value))
         position += 3

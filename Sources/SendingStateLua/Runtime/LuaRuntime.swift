@@ -58,6 +58,8 @@ public final class LuaRuntime {
   /// error re-raised with the same words is taken as the same error (as `error(e, 0)` is).
   /// (Not a result channel: the engine's results and errors all travel by return and `throws`.)
   var lastCallbackError: ScriptError?
+  /// The long texts views show, one Swift copy each across events (see ``LongStrings``).
+  var longStrings = LongStrings()
   /// The object that hosts this runtime's scripts (a screen), for bindings that need it.
   weak var owner: AnyObject?
   /// Folders `require` searches: the configured roots, then those added later.

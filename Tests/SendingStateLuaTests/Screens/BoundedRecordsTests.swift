@@ -1,4 +1,5 @@
 import Foundation
+import SendingStateHeadless
 import Testing
 
 @testable import SendingStateLua
@@ -135,5 +136,38 @@ struct BoundedRecordsTests {
     #expect(error?.message.hasPrefix("the action of store:after carries more than 262144 bytes of data (maxEffectBytes)") == true, "\(String(describing: error))")
     #expect(error?.line == 12)
     #expect(screen.pendingEffects == 1)
+  }
+
+  @Test("a long text written to a different label at each event is one buffer in every view, not a copy each")
+  func longTextsAcrossEvents() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-long-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try """
+      local big = string.rep("x", 1 << 20)
+      return {
+        state = { shown = 0 },
+        layout = function(ui)
+          local labels = {}
+          for i = 1, 30 do labels[i] = ui.label { id = "l" .. i } end
+          return ui.stack(labels)
+        end,
+        configure = function(view, state)
+          if state.shown > 0 then view["l" .. state.shown].text = big end
+        end,
+        handle = function(action, store) store:update(function(s) s.shown = s.shown + 1 end) end,
+      }
+      """.write(toFile: folder + "/screen.lua", atomically: true, encoding: .utf8)
+    let screen = try LuaScreen(path: folder + "/screen.lua")
+    defer { screen.close() }
+    for _ in 1...30 { try screen.perform(action: "next") }
+    var buffers: Set<UInt> = []
+    for index in 1...30 {
+      let label = try #require(screen.viewsByID["l\(index)"] as? Label)
+      #expect(label.text.utf8.count == 1 << 20)
+      var text = label.text
+      buffers.insert(text.withUTF8 { UInt(bitPattern: $0.baseAddress) })
+    }
+    #expect(buffers.count == 1, "\(buffers.count) copies of one text")
   }
 }
