@@ -135,7 +135,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       case .scroll(let list, let first):
         stack.push("scroll")
         stack.push(Int64(vids[ObjectIdentifier(list)] ?? 0))
-        stack.push(Int64(first + 1))
+        stack.push(Int64(first < Int.max ? first + 1 : first))  // (1-based; never a trap)
         return 5
       case .transition(let token):
         stack.push("transition")
