@@ -113,6 +113,7 @@ public final class SpecRunner {
       throw ToolError.from(error)
     }
     runtime.output = { [weak self] line in MainActor.assumeIsolated { self?.write(line + "\n") } }
+    try SpecLimits.install(in: runtime)
     let prims = try makePrimitives(runtime)
     let settings = try runtime.makeValue([
       "timeout": .number(options.timeout), "settle": .number(options.settle),

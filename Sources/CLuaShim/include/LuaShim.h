@@ -226,4 +226,12 @@ int sslua_coroutine_create(struct lua_State *L);
 */
 void sslua_add_pattern_functions(struct lua_State *L, int idx);
 
+/*
+** The limits of `sendingstate test` (SpecLimits.c): puts the spec runner's library in
+** package.loaded["sendingstate.limits"] of a trusted state (per-test deadlines that hold in
+** coroutines and in library functions that loop in C). Returns 1, or 0 with why in `error`.
+** Call from the host outside any call into Lua; never raises.
+*/
+int sslua_install_spec_limits(struct lua_State *L, char *error, size_t error_size);
+
 #endif
