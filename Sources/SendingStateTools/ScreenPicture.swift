@@ -82,6 +82,11 @@ public struct ScreenPicture: Sendable {
   /// add more), each with where.
   public var cuts: [PictureCut] { measure.cuts }
 
+  /// The characters of text measured for this picture so far (its layout, then its drawing),
+  /// each text counting at least ``PictureBudget/minimumTextWork``: at most
+  /// ``PictureBudget/maxTextWork``.
+  public var textWork: Int { measure.spent }
+
   /// Lays out `tree` on a screen `width` points wide, within `budget`.
   public init(_ tree: RenderNode, width: Double = PictureStyle.screenWidth, budget: PictureBudget = PictureBudget()) {
     let measure = PictureMeasure(budget: budget)
