@@ -52,7 +52,7 @@ struct TestCommandTests {
     .timeLimit(.minutes(2)))
   func runaways() async throws {
     let fixture = "Tests/SendingStateToolsTests/Fixtures/specs/runaway_spec.lua"
-    let result = try await runCLI(["test", fixture, "--timeout", "0.2"])
+    let result = try await runCLI(["test", fixture, "--timeout", "0.5"])
     #expect(result.status == 1)
     let verdicts = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  ✓") || $0.hasPrefix("  ✗") }.map(String.init)
     #expect(
@@ -65,7 +65,7 @@ struct TestCommandTests {
         "  ✓ runaway › still runs after all that",
       ], "\(result.stdout)")
     for line in [5, 9, 15, 21, 26, 30, 35, 40, 44] {
-      let message = "      \(fixture):\(line): timed out after 0.2 s (a test, hook or block may run at most --timeout seconds)\n"
+      let message = "      \(fixture):\(line): timed out after 0.5 s (a test, hook or block may run at most --timeout seconds)\n"
       #expect(result.stdout.contains(message), "line \(line): \(result.stdout)")
     }
     #expect(!result.stdout.contains("went on"), "\(result.stdout)")
