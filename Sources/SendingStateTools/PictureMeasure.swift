@@ -98,7 +98,9 @@ package final class PictureMeasure: @unchecked Sendable {
     // The longest prefix that fits with the ellipsis: pango's guess (the character at the width
     // left), checked, then a binary search below it if the guess was too long (bidi text).
     let characters = Array(cut ? String(shown.unicodeScalars.dropLast()) : shown)
-    let guess = PictureFont.prefixGuess(characters, text: String(characters), x: width - ellipsis, size: size, bold: bold)
+    let plain = String(characters)
+    guard paid(for: plain, at: place()) else { return "" }  // (pango lays it out once more to find the character)
+    let guess = PictureFont.prefixGuess(characters, text: plain, x: width - ellipsis, size: size, bold: bold)
     func fits(_ count: Int) -> Bool? {
       guard count > 0 else { return true }
       return measured(String(characters[..<count]) + "…", size: size, bold: bold, at: place()).map { $0 <= width }
@@ -125,11 +127,17 @@ package final class PictureMeasure: @unchecked Sendable {
 
   /// The width of a text already cut, paid for; nil (and a cut noted) once the budget is spent.
   private func measured(_ text: String, size: Double, bold: Bool, at place: @autoclosure () -> String) -> Double? {
+    guard paid(for: text, at: place()) else { return nil }
+    return PictureFont.rawWidth(text, size: size, bold: bold)
+  }
+
+  /// Pays for laying out `text`; false (and a cut noted) once the budget is spent.
+  private func paid(for text: String, at place: @autoclosure () -> String) -> Bool {
     guard spend(on: text) else {
       note(.textWork, at: place(), "the picture's \(budget.maxTextWork) characters of text measuring were spent: texts from here on are not drawn")
-      return nil
+      return false
     }
-    return PictureFont.rawWidth(text, size: size, bold: bold)
+    return true
   }
 
   private func noteTextCut(_ text: String, at place: @autoclosure () -> String) {

@@ -13,7 +13,7 @@
 //   characters, drawn only above `maxHeight`;
 // - the SVG is well-formed XML (libxml2, through FoundationXML), within `maxSVGBytes` (or its
 //   bare frame), with no non-finite number; its size attributes are the picture's;
-// - the PNG (when cairo and pango can be opened, on a flag of the input) is a PNG of the
+// - the PNG (when cairo and pango can be opened, for an eighth of the inputs) is a PNG of the
 //   picture's size in pixels (cut at the budget's height), its bytes bounded by the surface's;
 // - a label in a row draws "", its text (cut to the budget with "…"), or a prefix of it with "…"
 //   (`PictureMeasure.fitted`, which only returns what it measured to fit).
@@ -27,7 +27,7 @@ public func picturesFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   var input = FuzzBytes(data, size)
   let budget = input.bool() ? PictureBudget() : smallBudget(&input)
   let width = input.below(4) == 0 ? input.double() : PictureStyle.screenWidth
-  let drawsPNG = input.below(4) == 0
+  let drawsPNG = input.below(8) == 0
   var generator = TreeGenerator(nodesLeft: 300)
   let tree = generator.node(&input, depth: 0)
   if fuzzVerbose { fuzzLog("budget \(budget), width \(width), png \(drawsPNG)\n\(tree.text.prefix(4_000))") }
@@ -177,9 +177,9 @@ func checkSVG(_ tree: RenderNode, budget: PictureBudget) {
 
 func checkPNG(_ tree: RenderNode, budget: PictureBudget) {
   // Compressing the PNG is most of a picture's time (zlib): tall ones (a 780 × 16,000 surface)
-  // are kept for the unit tests; here at most 300 points (the cut at the height is still checked).
+  // are kept for the unit tests; here at most 150 points (the cut at the height is still checked).
   var budget = budget
-  budget.maxHeight = min(budget.maxHeight, 300)
+  budget.maxHeight = min(budget.maxHeight, 150)
   let png: Data
   do {
     png = try PNGRenderer.png(tree, budget: budget)
