@@ -15,9 +15,9 @@ package final class PictureMeasure: @unchecked Sendable {
   private var ceiling: Int
   private var noted: [PictureCut] = []
   private var counts: [PictureCut.Kind: Int] = [:]
-  /// The places cut so far, by kind (a text is measured for the layout and again to be drawn:
-  /// one cut); past 4,096, every note counts.
-  private var places: Set<String> = []
+  /// The places cut so far, by kind, as hashes (a text is measured for the layout and again to
+  /// be drawn: one cut); past 65,536 of them, every note counts.
+  private var places: Set<Int> = []
 
   /// A measure spending `budget`.
   package init(budget: PictureBudget) {
@@ -49,8 +49,11 @@ package final class PictureMeasure: @unchecked Sendable {
   package func note(_ kind: PictureCut.Kind, at place: @autoclosure () -> String, _ detail: @autoclosure () -> String) {
     let here = place()
     lock.withLock {
-      if places.count < 4_096 {
-        guard places.insert("\(kind.rawValue) \(here)").inserted else { return }
+      if places.count < 65_536 {
+        var hasher = Hasher()
+        hasher.combine(kind)
+        hasher.combine(here)
+        guard places.insert(hasher.finalize()).inserted else { return }
       }
       counts[kind, default: 0] += 1
       if counts[kind] == 1 { noted.append(PictureCut(kind: kind, place: here, detail: detail())) }
