@@ -14,7 +14,9 @@
 **  - through pcall and xpcall: once the time is out, every instruction raises again
 **    (LuaLimits.c) and xpcall's handlers do not run. Only the xpcall of the runner's own
 **    safe-call function (busted.safe, named with `owner`) ends the timeout, replacing the error
-**    with one that names the line that was running and the limit.
+**    with one that names the line that was running and the limit;
+**  - in finalizers, which Lua runs with hooks off: the runner runs a spec's __gc in a coroutine
+**    under a deadline of its own (start, timedOut, stop).
 */
 #include <limits.h>
 #include <stdio.h>
@@ -65,30 +67,43 @@ static long long deadline_after (double seconds) {
 ** =======================================================
 */
 
-/* start(seconds): the running thread's deadline is now + seconds; returns the deadline and
-** limit it replaces (for stop). */
+/* start(seconds): the running thread's deadline is now + seconds; returns the deadline, limit and
+** trip it replaces (for stop). */
 static int spec_start (lua_State *L) {
   SpecState *s = spec_state(L);
   double seconds = luaL_checknumber(L, 1);
   lua_pushinteger(L, (lua_Integer)s->deadline_ns);
   lua_pushnumber(L, s->limit);
+  lua_pushinteger(L, sslua_gethost(L)->tripped);
   s->deadline_ns = deadline_after(seconds);
   s->limit = seconds;
   s->where[0] = '\0';
   apply(L, s);
   sslua_arm_hook(L, sslua_gethost(L));
-  return 2;
+  return 3;
 }
 
-/* stop(deadline, limit): puts back what start replaced. */
+/* stop(deadline, limit [, trip]): puts back what start replaced (a timeout that was running out
+** when a finalizer started goes on raising). */
 static int spec_stop (lua_State *L) {
   SpecState *s = spec_state(L);
+  Host *h = sslua_gethost(L);
+  lua_Integer trip = luaL_optinteger(L, 3, SSLUA_TRIP_NONE);
   s->deadline_ns = (long long)luaL_checkinteger(L, 1);
   s->limit = luaL_checknumber(L, 2);
   s->where[0] = '\0';
   apply(L, s);
-  sslua_arm_hook(L, sslua_gethost(L));
+  if (trip == SSLUA_TRIP_TIME || trip == SSLUA_TRIP_BUDGET)
+    sslua_trip(L, h, (int)trip);
+  else
+    sslua_arm_hook(L, h);
   return 0;
+}
+
+/* timedOut(): whether the time of the running deadline ran out. */
+static int spec_timed_out (lua_State *L) {
+  lua_pushboolean(L, sslua_gethost(L)->tripped == SSLUA_TRIP_TIME);
+  return 1;
 }
 
 /* resume(thread): before the host resumes the run's thread, the deadline it ran under. */
@@ -453,7 +468,7 @@ static int open_spec_limits (lua_State *L) {
       {"start", spec_start}, {"stop", spec_stop}, {"resume", spec_resume}, {"owner", spec_owner},
       {"xpcall", spec_xpcall}, {NULL, NULL}};
   static const luaL_Reg plain[] = {
-      {"pause", spec_pause}, {"rep", spec_rep}, {"move", spec_move}, {"concat", spec_concat},
+      {"pause", spec_pause}, {"timedOut", spec_timed_out}, {"rep", spec_rep}, {"move", spec_move}, {"concat", spec_concat},
       {"insert", spec_insert}, {"remove", spec_remove}, {NULL, NULL}};
   SpecState *s;
   lua_createtable(L, 0, 16);

@@ -29,6 +29,46 @@ enum SpecHost {
     -- (Not left in package.loaded: errors name a function by where they find it there, as 'xpcall'.)
     package.loaded["sendingstate.limits"] = nil
     local cocreate, coresume = coroutine.create, coroutine.resume  -- the run's own thread
+    local realPcall, realSetmetatable, realRawget, realRawset = pcall, setmetatable, rawget, rawset
+
+    -- Lua runs finalizers with its hooks off, so a __gc that loops would hang the run (or its
+    -- end, when the state closes): a spec's finalizer runs in a bounded coroutine under a
+    -- --timeout of its own. One that runs out is stopped, named on stderr, and fails the run.
+    local finalizerTimeouts = 0
+    do
+      local bounded = limits.bounded
+      local bcreate, bresume = bounded["coroutine.create"], bounded["coroutine.resume"]
+      local wrappers = realSetmetatable({}, { __mode = "k" })
+      local function bound(finalize)
+        local info = debug.getinfo(finalize, "S")
+        local where = (info.source:sub(1, 1) == "@" and info.source:sub(2) or info.short_src) .. ":" .. info.linedefined
+        local function finalizer(...)
+          local limit = settings.timeout
+          if not (limit and limit > 0) then return finalize(...) end
+          local savedDeadline, savedLimit, savedTrip = limits.start(limit)
+          local ok, resumed, problem = realPcall(bresume, bcreate(finalize), ...)
+          local timedOut = limits.timedOut()
+          limits.stop(savedDeadline, savedLimit, savedTrip)
+          if timedOut then
+            finalizerTimeouts = finalizerTimeouts + 1
+            prims.writeError(("sendingstate test: the __gc finalizer at %s ran past --timeout (%g s) and was stopped\n"):format(where, limit))
+            return
+          end
+          if not ok then error(resumed, 0) end
+          if not resumed then error(problem, 0) end
+        end
+        wrappers[finalizer] = true
+        return finalizer
+      end
+      setmetatable = function(t, meta)
+        if type(meta) == "table" then
+          local finalize = realRawget(meta, "__gc")
+          if type(finalize) == "function" and not wrappers[finalize] then realRawset(meta, "__gc", bound(finalize)) end
+        end
+        return realSetmetatable(t, meta)
+      end
+    end
+
     do
       local bounded = limits.bounded
       coroutine.create, coroutine.resume, coroutine.wrap = bounded["coroutine.create"], bounded["coroutine.resume"], limits.wrap
@@ -302,6 +342,8 @@ enum SpecHost {
       busted.publish({ "exit" })
       driver.closeAll()
       io.stdout:flush()
+      collectgarbage()  -- (the finalizers of the run's garbage run, bounded, while they still count)
+      counts.errors = counts.errors + finalizerTimeouts
       return { "done", counts.passed, counts.failed + counts.errors, counts.skipped, cliArgs.list and true or false, #settings.files, settings.machine }
     end
 
