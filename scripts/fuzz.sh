@@ -9,7 +9,7 @@
 #   scripts/fuzz.sh --replay [TARGET...]    run each target once over its seeds and findings
 #   scripts/fuzz.sh --build                 only build
 #
-# Targets: value_bridge json_payload screen_loader event_streams (default: all).
+# Targets: value_bridge json_payload screen_loader event_streams pictures (default: all).
 # Environment: FUZZ_ARGS adds libFuzzer flags (e.g. FUZZ_ARGS="-runs=1000000"); FUZZ_ASAN=0
 # builds without AddressSanitizer (about three times the executions per second, for the long
 # runs: crashes, hangs, running out of memory and broken invariants are still caught; memory
@@ -19,6 +19,8 @@
 # `--sanitize fuzzer --sanitize address` into .build-fuzz (libraries only, so no `main` clashes
 # with libFuzzer's), and each target's Swift files are compiled with
 # `swiftc -sanitize=fuzzer,address` against those modules and linked with their objects.
+# (`pictures` needs the tooling library too: SendingStateTools and what it links, built the same
+# way when that target is asked for.)
 # Nothing in Package.swift is involved, so `swift build` is unchanged.
 #
 # Every run works on a scratch copy of the seeds (.build-fuzz/work/<target>/corpus), so the
@@ -27,7 +29,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ALL_TARGETS=(value_bridge json_payload screen_loader event_streams)
+ALL_TARGETS=(value_bridge json_payload screen_loader event_streams pictures)
 mode=fuzz
 seconds=60
 targets=()
@@ -50,6 +52,7 @@ folder() {
     json_payload) echo JSONPayload ;;
     screen_loader) echo ScreenLoader ;;
     event_streams) echo EventStreams ;;
+    pictures) echo Pictures ;;
     *) echo "fuzz.sh: unknown target '$1' (targets: ${ALL_TARGETS[*]})" >&2; exit 2 ;;
   esac
 }
@@ -81,17 +84,37 @@ build() {
       $(printf -- '--sanitize %s ' ${SANITIZERS//,/ }) -Xswiftc "$COVERAGE" 2>&1 | grep -E "error:|Build" || true
   fi
   [ -f "$BIN/Modules/SendingStateLua.swiftmodule" ] || { echo "fuzz.sh: building the modules failed" >&2; exit 1; }
-  local objects=()
+  # The tooling library, for the targets that draw pictures.
+  local tools=0 target
+  for target in "${targets[@]}"; do [ "$target" = pictures ] && tools=1; done
+  local toolsStamp="$BIN/Modules/SendingStateTools.swiftmodule"
+  if [ $tools = 1 ] && { [ ! -f "$toolsStamp" ] || [ -n "$(find Sources Package.swift -newer "$toolsStamp" -print -quit)" ]; }; then
+    swift build -c "$CONFIG" --target SendingStateTools --scratch-path "$SCRATCH" \
+      $(printf -- '--sanitize %s ' ${SANITIZERS//,/ }) -Xswiftc "$COVERAGE" 2>&1 | grep -E "error:|Build" || true
+    [ -f "$toolsStamp" ] || { echo "fuzz.sh: building SendingStateTools failed" >&2; exit 1; }
+  fi
+  local objects=() toolObjects=()
   local module
   for module in SendingState SendingStateHeadless SendingStateLua CLuaShim CFetch; do
     objects+=("$BIN/$module.build"/*.o)
   done
+  if [ $tools = 1 ]; then
+    for module in SendingStatePlugins SendingStateTools CPicture; do
+      toolObjects+=("$BIN/$module.build"/*.o)
+    done
+  fi
   mkdir -p "$OUT"
   local target sources binary
   for target in "${targets[@]}"; do
     sources=(Tests/Fuzz/Common/*.swift "Tests/Fuzz/$(folder "$target")"/*.swift)
     binary="$OUT/$target"
-    if [ -x "$binary" ] && [ -z "$(find "${sources[@]}" "${objects[@]}" -newer "$binary" 2>/dev/null | head -1)" ]; then
+    local linked=("${objects[@]}") extra=()
+    if [ "$target" = pictures ]; then
+      linked+=("${toolObjects[@]}")
+      extra=(-Xcc -fmodule-map-file="$BIN/CPicture.build/module.modulemap" -I Sources/CPicture/include
+        -Xcc -fmodule-map-file=Sources/CCrypto/module.modulemap $(pkg-config --cflags libcrypto))
+    fi
+    if [ -x "$binary" ] && [ -z "$(find "${sources[@]}" "${linked[@]}" -newer "$binary" 2>/dev/null | head -1)" ]; then
       continue
     fi
     echo "fuzz.sh: compiling $target"
@@ -100,7 +123,7 @@ build() {
       -I "$BIN/Modules" -I Sources/CLua -I Sources/CLuaShim/include $(pkg-config --cflags lua5.4) \
       -Xcc -fmodule-map-file="$BIN/CLuaShim.build/module.modulemap" \
       -Xcc -fmodule-map-file="$BIN/CFetch.build/module.modulemap" -I Sources/CFetch/include \
-      "${sources[@]}" "${objects[@]}" $(pkg-config --libs lua5.4) \
+      "${extra[@]}" "${sources[@]}" "${linked[@]}" $(pkg-config --libs lua5.4) \
       -module-name "Fuzz_$target" -o "$binary"
   done
   echo "fuzz.sh: built in $((SECONDS - started)) s"
@@ -124,6 +147,7 @@ smoke_runs() {
     json_payload) echo 5000 ;;
     screen_loader) echo 1800 ;;
     event_streams) echo 250 ;;
+    pictures) echo 800 ;;
   esac
 }
 

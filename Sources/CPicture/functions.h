@@ -34,6 +34,12 @@
   V(cairo_fill, (sspic_cairo * cairo), (cairo))                                                    \
   V(cairo_fill_preserve, (sspic_cairo * cairo), (cairo))                                           \
   V(cairo_stroke, (sspic_cairo * cairo), (cairo))                                                  \
+  V(cairo_save, (sspic_cairo * cairo), (cairo))                                                    \
+  V(cairo_restore, (sspic_cairo * cairo), (cairo))                                                 \
+  V(cairo_clip, (sspic_cairo * cairo), (cairo))                                                    \
+  V(cairo_set_source_rgba, (sspic_cairo * cairo, double red, double green, double blue, double alpha), \
+    (cairo, red, green, blue, alpha))                                                              \
+  R(int, cairo_image_surface_get_width, (sspic_surface * surface), (surface))                      \
   R(sspic_font_options *, cairo_font_options_create, (void), ())                                   \
   V(cairo_font_options_destroy, (sspic_font_options * options), (options))                         \
   EV(cairo_font_options_set_antialias, (sspic_font_options * options, int antialias),             \
@@ -61,4 +67,6 @@
   EV(pango_layout_get_extents, (sspic_layout * layout, sspic_rectangle * ink, sspic_rectangle * logical), \
      (layout, ink, logical))                                                                       \
   V(pango_cairo_show_layout, (sspic_cairo * cairo, sspic_layout * layout), (cairo, layout))        \
+  R(int, pango_layout_xy_to_index, (sspic_layout * layout, int x, int y, int *index, int *trailing), \
+    (layout, x, y, index, trailing))                                                               \
   V(g_object_unref, (void *object), (object))

@@ -35,9 +35,13 @@ extension SendingStateCommand {
         \(EventCommand.grammar)
 
         An error, a failed assertion or a timeout fails its test alone, with the
-        spec's file:line; what a test prints is shown under it. The last line is
-        exactly "N passed, N failed" (", N skipped" when some were; on stderr
-        with --output TAP/junit/json); the exit code is 1 if any test failed.
+        spec's file:line; what a test prints is shown under it. --timeout bounds
+        each test body, hook and block body, in coroutines and in library
+        functions that loop in C too, and a pcall cannot catch it. os.exit is an
+        error at its line (a caught one fails its test when the test returns):
+        no spec ends the run. The last line is exactly "N passed, N failed"
+        (", N skipped" when some were; on stderr with --output TAP/junit/json);
+        the exit code is 1 if any test failed.
 
         Examples:
           sendingstate test

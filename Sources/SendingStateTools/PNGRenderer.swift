@@ -14,52 +14,119 @@ public enum PNGRenderer {
   /// Pixels per point.
   public static let scale = 2.0
 
-  /// The largest picture drawn, in points (taller screens are cut off at the bottom).
-  public static let maximumHeight = 8_000.0
+  /// The largest picture drawn, in points (taller screens are cut off at the bottom): the
+  /// default ``PictureBudget/maxHeight``.
+  public static let maximumHeight = PictureBudget().maxHeight
+
+  /// Pixels that translucent views' groups may composite in one picture; past them (and inside
+  /// another group), a translucent view's opacity is put on each of its shapes instead.
+  static let groupPixels = 64_000_000
 
   /// The PNG file for `tree`; throws when cairo and pango cannot be opened (see
   /// `PictureLibrary`).
-  public static func png(_ tree: RenderNode) throws -> Data {
+  public static func png(_ tree: RenderNode, budget: PictureBudget = PictureBudget()) throws -> Data {
+    try render(tree, budget: budget).png
+  }
+
+  /// The PNG file for `tree` and what the picture cut to stay within `budget`.
+  static func render(_ tree: RenderNode, budget: PictureBudget) throws -> (png: Data, cuts: [PictureCut]) {
     try PictureLibrary.require(for: "--png")
-    let picture = ScreenPicture(tree)
-    let height = min(picture.height, maximumHeight)
-    let surface = sspic_cairo_image_surface_create(Int32(SSPIC_FORMAT_RGB24), Int32(picture.width * scale), Int32((height * scale).rounded(.up)))
+    let picture = ScreenPicture(tree, budget: budget)
+    let commands = PictureDrawing.commands(for: picture)
+    // The surface: the picture's width, and its height up to the budget's (cairo's images are at
+    // most 32,767 pixels a side).
+    let width = Int32(max(1, min((picture.width * scale).rounded(.up), 32_767)))
+    let height = Int32(max(1, min((min(picture.height, budget.maxHeight) * scale).rounded(.up), 32_767)))
+    let surface = sspic_cairo_image_surface_create(Int32(SSPIC_FORMAT_RGB24), width, height)
     defer { sspic_cairo_surface_destroy(surface) }
+    guard sspic_cairo_image_surface_get_width(surface) == width else {
+      throw ToolError.usage("--png: cairo could not make a picture of \(width) × \(height) pixels (out of memory?)")
+    }
     let cairo = sspic_cairo_create(surface)!
     sspic_cairo_scale(cairo, scale, scale)
-    var opacities: [Double] = []
-    for command in PictureDrawing.commands(for: picture) {
+    var groups = Groups(surfacePixels: Int(width) * Int(height))
+    for command in commands {
       switch command {
       case .beginGroup(let opacity):
-        sspic_cairo_push_group(cairo)
-        opacities.append(opacity)
+        if groups.begin(opacity: opacity) { sspic_cairo_push_group(cairo) }
       case .endGroup:
-        sspic_cairo_pop_group_to_source(cairo)
-        sspic_cairo_paint_with_alpha(cairo, opacities.popLast() ?? 1)
+        if let alpha = groups.end() {
+          sspic_cairo_pop_group_to_source(cairo)
+          sspic_cairo_paint_with_alpha(cairo, alpha)
+        }
       default:
-        draw(command, on: cairo)
+        draw(command, on: cairo, alpha: groups.shapeAlpha)
       }
+    }
+    while let alpha = groups.end() {  // (commands close their groups; this only guards cairo's state)
+      sspic_cairo_pop_group_to_source(cairo)
+      sspic_cairo_paint_with_alpha(cairo, alpha)
     }
     sspic_cairo_destroy(cairo)
     sspic_cairo_surface_flush(surface)
-    return encode(surface)
+    return (try encode(surface), picture.cuts)
   }
 
-  /// Writes the PNG of `tree` to `path`.
-  public static func write(_ tree: RenderNode, to path: String) throws {
-    let data = try png(tree)
+  /// Writes the PNG of `tree` to `path`; what the picture cut goes to `warnings`.
+  public static func write(
+    _ tree: RenderNode, to path: String, budget: PictureBudget = PictureBudget(),
+    warnings: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+  ) throws {
+    let (data, cuts) = try render(tree, budget: budget)
     do {
       try data.write(to: URL(fileURLWithPath: path))
     } catch {
       throw ToolError.usage("--png: cannot write '\(path)' (\(error.localizedDescription))")
     }
+    for cut in cuts { warnings("--png: warning: the picture was cut to stay within its budget: \(cut)") }
   }
 
-  static func setColor(_ color: PictureStyle.Color, on cairo: OpaquePointer) {
-    sspic_cairo_set_source_rgb(cairo, Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255)
+  /// Translucent views' groups: one cairo group at a time, within ``groupPixels`` per picture;
+  /// the others put their opacity on their shapes.
+  struct Groups {
+    let surfacePixels: Int
+    var spent = 0
+    /// Open groups: whether each is a cairo group, and its opacity.
+    var open: [(real: Bool, opacity: Double)] = []
+
+    init(surfacePixels: Int) {
+      self.surfacePixels = surfacePixels
+    }
+
+    /// Opens a group; true when it is a cairo group (the caller pushes it).
+    mutating func begin(opacity: Double) -> Bool {
+      let real = !open.contains { $0.real } && spent <= PNGRenderer.groupPixels - surfacePixels
+      if real { spent += surfacePixels }
+      open.append((real, opacity))
+      return real
+    }
+
+    /// Closes the innermost group; the alpha to paint it with when it was a cairo group.
+    mutating func end() -> Double? {
+      guard let last = open.popLast() else { return nil }
+      guard last.real else { return nil }
+      return last.opacity * fading(after: open.lastIndex { $0.real })
+    }
+
+    /// The alpha of shapes drawn now: the opacities of the groups open since the last cairo one.
+    var shapeAlpha: Double { fading(after: open.lastIndex { $0.real }) }
+
+    private func fading(after index: Int?) -> Double {
+      open[(index.map { $0 + 1 } ?? 0)...].reduce(1) { $0 * $1.opacity }
+    }
   }
 
-  static func draw(_ command: PictureDrawing.Command, on cairo: OpaquePointer) {
+  static func setColor(_ color: PictureStyle.Color, alpha: Double, on cairo: OpaquePointer) {
+    let (red, green, blue) = (Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255)
+    if alpha >= 1 {
+      sspic_cairo_set_source_rgb(cairo, red, green, blue)
+    } else {
+      sspic_cairo_set_source_rgba(cairo, red, green, blue, max(0, alpha))
+    }
+  }
+
+  static func draw(_ command: PictureDrawing.Command, on cairo: OpaquePointer, alpha: Double) {
+    func setColor(_ color: PictureStyle.Color, on cairo: OpaquePointer) { PNGRenderer.setColor(color, alpha: alpha, on: cairo) }
     switch command {
     case let .rect(frame, radius, fill, stroke):
       if let fill {
@@ -120,7 +187,7 @@ public enum PNGRenderer {
   }
 
   /// The surface as PNG bytes, through cairo's PNG writer.
-  static func encode(_ surface: OpaquePointer?) -> Data {
+  static func encode(_ surface: OpaquePointer?) throws -> Data {
     final class Sink { var data = Data() }
     let sink = Sink()
     let status = withExtendedLifetime(sink) {
@@ -132,7 +199,7 @@ public enum PNGRenderer {
           return Int32(SSPIC_STATUS_SUCCESS)
         }, Unmanaged.passUnretained(sink).toOpaque())
     }
-    precondition(status == SSPIC_STATUS_SUCCESS, "cairo could not encode the picture (\(status))")
+    guard status == SSPIC_STATUS_SUCCESS else { throw ToolError.usage("--png: cairo could not encode the picture (status \(status))") }
     return sink.data
   }
 }

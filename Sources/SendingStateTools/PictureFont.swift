@@ -18,8 +18,22 @@ package enum PictureFont {
   /// The font family, as CSS and fontconfig name it.
   package static let family = "DejaVu Sans"
 
-  /// The width of `text` set in the picture font at `size` (in picture points).
+  /// The width of `text` set in the picture font at `size` (in picture points). Texts longer than
+  /// the default ``PictureBudget/maxTextCharacters`` are measured cut, with "…".
   package static func width(_ text: String, size: Double, bold: Bool = false) -> Double {
+    rawWidth(PictureMeasure(budget: PictureBudget()).bounded(text).text, size: size, bold: bold)
+  }
+
+  /// `text`, shortened with "…" at its end when it is wider than `width` (or longer than the
+  /// default ``PictureBudget/maxTextCharacters``).
+  package static func fitted(_ text: String, width: Double, size: Double, bold: Bool = false) -> String {
+    var budget = PictureBudget()
+    budget.maxTextWork = .max
+    return PictureMeasure(budget: budget).fitted(text, width: width, size: size, bold: bold, at: "")
+  }
+
+  /// The width of `text` as it is (the caller bounds its length).
+  static func rawWidth(_ text: String, size: Double, bold: Bool) -> Double {
     guard !text.isEmpty else { return 0 }
     guard let engine else { return estimate(text, size: size, bold: bold) }
     return engine.withLock { $0.width(text, size: size, bold: bold) }
@@ -27,29 +41,22 @@ package enum PictureFont {
 
   /// Without pango (see ``PictureLibrary``): DejaVu Sans's average advance, about 0.6 em.
   static func estimate(_ text: String, size: Double, bold: Bool) -> Double {
-    Double(text.count) * size * (bold ? 0.65 : 0.6)
+    Double(text.count) * advance(size: size, bold: bold)
   }
 
-  /// `text`, shortened with "…" at its end when it is wider than `width`.
-  package static func fitted(_ text: String, width: Double, size: Double, bold: Bool = false) -> String {
-    guard let engine else { return fitted(text, width: width) { estimate($0, size: size, bold: bold) } }
-    return engine.withLock { engine in fitted(text, width: width) { engine.width($0, size: size, bold: bold) } }
-  }
+  static func advance(size: Double, bold: Bool) -> Double { size * (bold ? 0.65 : 0.6) }
 
-  private static func fitted(_ text: String, width: Double, measure: (String) -> Double) -> String {
-    guard measure(text) > width else { return text }
-    let characters = Array(text)
-    var low = 0
-    var high = characters.count
-    while low < high {  // the longest prefix that fits with the ellipsis
-      let middle = (low + high + 1) / 2
-      if measure(String(characters[..<middle]) + "…") <= width {
-        low = middle
-      } else {
-        high = middle - 1
-      }
+  /// Where the longest prefix of `characters` that is at most `x` points wide ends, as a guess
+  /// for fitting (pango's character at `x`; without pango, the estimate's): a count of characters.
+  static func prefixGuess(_ characters: [Character], text: String, x: Double, size: Double, bold: Bool) -> Int {
+    guard let engine else { return max(0, min(characters.count, Int((x / advance(size: size, bold: bold)).rounded(.down)))) }
+    guard let byte = engine.withLock({ $0.index(atX: x, in: text, size: size, bold: bold) }) else { return characters.count }
+    var offset = 0
+    for (count, character) in characters.enumerated() {
+      offset += character.utf8.count
+      if offset > byte { return count }
     }
-    return low == 0 ? "" : String(characters[..<low]) + "…"
+    return characters.count
   }
 
   /// Draws `text` on `cairo` with its left edge at `x`, centred vertically on `centerY`.
@@ -69,6 +76,8 @@ package enum PictureFont {
     let context: OpaquePointer
     var fonts: [Double: OpaquePointer] = [:]
     var widths: [String: Double] = [:]
+    /// Bytes of the keys cached (the cache lives as long as the process: a preview's).
+    var cachedBytes = 0
 
     init() {
       let fontMap = sspic_pango_cairo_font_map_new()
@@ -90,6 +99,7 @@ package enum PictureFont {
 
     func font(size: Double, bold: Bool) -> OpaquePointer {
       let key = bold ? -size : size
+
       if let font = fonts[key] { return font }
       let font = sspic_pango_font_description_new()!
       sspic_pango_font_description_set_family(font, PictureFont.family)
@@ -116,9 +126,26 @@ package enum PictureFont {
       var logical = sspic_rectangle()
       sspic_pango_layout_get_extents(layout, &ink, &logical)
       let width = Double(logical.width) / Double(SSPIC_PANGO_SCALE)
-      if widths.count > 20_000 { widths.removeAll() }  // bounded: pictures of untrusted scripts
+      if widths.count >= 20_000 || cachedBytes > 4 << 20 {  // bounded: pictures of untrusted scripts
+        widths.removeAll()
+        cachedBytes = 0
+      }
       widths[key] = width
+      cachedBytes += key.utf8.count
       return width
+    }
+
+    /// The UTF-8 offset in `text` of the character at `x` points (the last one when `x` is past
+    /// the end), or nil when `x` is not a position pango can take.
+    func index(atX x: Double, in text: String, size: Double, bold: Bool) -> Int? {
+      let units = x * Double(SSPIC_PANGO_SCALE)
+      guard units.isFinite, units >= 0, units < Double(Int32.max) else { return nil }
+      let layout = layout(text, size: size, bold: bold)
+      defer { sspic_g_object_unref(UnsafeMutableRawPointer(layout)) }
+      var index: Int32 = 0
+      var trailing: Int32 = 0
+      _ = sspic_pango_layout_xy_to_index(layout, Int32(units), 0, &index, &trailing)
+      return Int(index)
     }
 
     func draw(_ text: String, on cairo: OpaquePointer, x: Double, centerY: Double, size: Double, bold: Bool) {

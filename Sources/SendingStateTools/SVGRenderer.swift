@@ -9,30 +9,68 @@ import SendingStateHeadless
 /// try SVGRenderer.write(screen.renderTree(), to: "counter.svg")
 /// ```
 public enum SVGRenderer {
-  /// The SVG document for `tree`.
-  public static func svg(_ tree: RenderNode) -> String {
-    let picture = ScreenPicture(tree)
-    var body = ""
-    for command in PictureDrawing.commands(for: picture) {
-      body += element(command)
-    }
-    let width = number(picture.width)
-    let height = number(picture.height)
-    return """
-      <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" \
-      font-family="\(PictureFont.family), sans-serif">
-      \(body)</svg>
-
-      """
+  /// The SVG document for `tree`, within `budget` (at most ``PictureBudget/maxSVGBytes``).
+  public static func svg(_ tree: RenderNode, budget: PictureBudget = PictureBudget()) -> String {
+    render(tree, budget: budget).svg
   }
 
-  /// Writes the SVG of `tree` to `path`.
-  public static func write(_ tree: RenderNode, to path: String) throws {
+  /// The SVG document for `tree` and what the picture cut to stay within `budget`.
+  static func render(_ tree: RenderNode, budget: PictureBudget) -> (svg: String, cuts: [PictureCut]) {
+    let picture = ScreenPicture(tree, budget: budget)
+    let commands = PictureDrawing.commands(for: picture)
+    let width = number(picture.width)
+    let height = number(min(picture.height, budget.maxHeight))
+    let head = """
+      <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" \
+      font-family="\(PictureFont.family), sans-serif">
+
+      """
+    let tail = "</svg>\n"
+    // Elements up to the byte budget; groups still open are closed (their ends are counted in).
+    var body = ""
+    var bytes = head.utf8.count + tail.utf8.count
+    var open = 0
+    var full = false
+    for command in commands {
+      if full {
+        if command == .endGroup, open > 0 {
+          body += "</g>\n"
+          open -= 1
+        }
+        continue
+      }
+      let text = element(command)
+      let closing = (open + (command == .endGroup ? -1 : 0) + (isBegin(command) ? 1 : 0)) * 5
+      guard bytes + text.utf8.count + closing <= budget.maxSVGBytes else {
+        full = true
+        picture.measure.note(.svgBytes, at: "screen", "an SVG is at most \(budget.maxSVGBytes) bytes; later elements are left out")
+        continue
+      }
+      bytes += text.utf8.count
+      body += text
+      if isBegin(command) { open += 1 }
+      if command == .endGroup { open -= 1 }
+    }
+    return (head + body + tail, picture.cuts)
+  }
+
+  static func isBegin(_ command: PictureDrawing.Command) -> Bool {
+    if case .beginGroup = command { return true }
+    return false
+  }
+
+  /// Writes the SVG of `tree` to `path`; what the picture cut goes to `warnings`.
+  public static func write(
+    _ tree: RenderNode, to path: String, budget: PictureBudget = PictureBudget(),
+    warnings: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+  ) throws {
+    let (svg, cuts) = render(tree, budget: budget)
     do {
-      try svg(tree).write(toFile: path, atomically: true, encoding: .utf8)
+      try svg.write(toFile: path, atomically: true, encoding: .utf8)
     } catch {
       throw ToolError.usage("--svg: cannot write '\(path)' (\(error.localizedDescription))")
     }
+    for cut in cuts { warnings("--svg: warning: the picture was cut to stay within its budget: \(cut)") }
   }
 
   static func element(_ command: PictureDrawing.Command) -> String {
@@ -68,8 +106,21 @@ public enum SVGRenderer {
     return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
   }
 
+  /// `text` as XML character data: markup escaped, and characters XML cannot hold (controls but
+  /// tab, newline and return; U+FFFE, U+FFFF) replaced with U+FFFD.
   static func escape(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    var out = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+      case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: out += "\u{FFFD}"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
   }
 }

@@ -9,15 +9,94 @@
 ///   stay clean and a test's output can be shown with that test;
 /// - the run is a coroutine: `screen:settle()` yields to the host, which awaits the screens'
 ///   effects and resumes it;
-/// - each test body and hook has a wall-clock deadline (`--timeout`), checked by a count hook,
-///   so an endless loop fails that test alone;
-/// - nothing calls `os.exit`: the host prints the closing line and picks the exit code.
+/// - each test body, hook and block body has a wall-clock deadline (`--timeout`): the episode
+///   deadline of the C shim's limits (``SpecLimits``), so it holds in coroutines, through `pcall`
+///   and in library functions that loop in C, and an endless loop fails that test alone;
+/// - `os.exit` is an error at its line, and a call whose error a spec caught still fails the test
+///   or hook that made it: the host prints the closing line and picks the exit code, so no spec
+///   can end the run, least of all as a success.
 enum SpecHost {
   /// A chunk called with `(prims, argv, settings)`; returns `step(reply)`, which resumes the run
   /// and returns `{ "settle", handle, seconds }` requests, then `{ "done", counts }`, or
   /// `{ "usage", message }` when the arguments or `.busted` are wrong.
   static let source = #"""
     local prims, argv, settings = ...
+
+    -- The runner's limits (SpecLimits.c), in place of the standard functions, before busted loads:
+    -- coroutines keep the deadline, library functions that loop in C charge their work as they go,
+    -- and once a test's time is out nothing but the runner's own safe call can catch the error.
+    local limits = require "sendingstate.limits"
+    -- (Not left in package.loaded: errors name a function by where they find it there, as 'xpcall'.)
+    package.loaded["sendingstate.limits"] = nil
+    local cocreate, coresume = coroutine.create, coroutine.resume  -- the run's own thread
+    local realPcall, realSetmetatable, realRawget, realRawset = pcall, setmetatable, rawget, rawset
+
+    -- Lua runs finalizers with its hooks off, so a __gc that loops would hang the run (or its
+    -- end, when the state closes): a spec's finalizer runs in a bounded coroutine under a
+    -- --timeout of its own. One that runs out is stopped, named on stderr, and fails the run.
+    local finalizerTimeouts = 0
+    do
+      local bounded = limits.bounded
+      local bcreate, bresume = bounded["coroutine.create"], bounded["coroutine.resume"]
+      local wrappers = realSetmetatable({}, { __mode = "k" })
+      local function bound(finalize)
+        local info = debug.getinfo(finalize, "S")
+        local where = (info.source:sub(1, 1) == "@" and info.source:sub(2) or info.short_src) .. ":" .. info.linedefined
+        local function finalizer(...)
+          local limit = settings.timeout
+          if not (limit and limit > 0) then return finalize(...) end
+          local savedDeadline, savedLimit, savedTrip = limits.start(limit)
+          local ok, resumed, problem = realPcall(bresume, bcreate(finalize), ...)
+          local timedOut = limits.timedOut()
+          limits.stop(savedDeadline, savedLimit, savedTrip)
+          if timedOut then
+            finalizerTimeouts = finalizerTimeouts + 1
+            prims.writeError(("sendingstate test: the __gc finalizer at %s ran past --timeout (%g s) and was stopped\n"):format(where, limit))
+            return
+          end
+          if not ok then error(resumed, 0) end
+          if not resumed then error(problem, 0) end
+        end
+        wrappers[finalizer] = true
+        return finalizer
+      end
+      setmetatable = function(t, meta)
+        if type(meta) == "table" then
+          local finalize = realRawget(meta, "__gc")
+          if type(finalize) == "function" and not wrappers[finalize] then realRawset(meta, "__gc", bound(finalize)) end
+        end
+        return realSetmetatable(t, meta)
+      end
+    end
+
+    do
+      local bounded = limits.bounded
+      coroutine.create, coroutine.resume, coroutine.wrap = bounded["coroutine.create"], bounded["coroutine.resume"], limits.wrap
+      pcall, xpcall = limits.pcall, limits.xpcall
+      string.rep = limits.rep
+      string.find, string.match = bounded["string.find"], bounded["string.match"]
+      string.gmatch, string.gsub = bounded["string.gmatch"], bounded["string.gsub"]
+      string.byte = bounded["string.byte"]
+      table.move, table.concat, table.insert, table.remove = limits.move, limits.concat, limits.insert, limits.remove
+      table.sort, table.unpack = bounded["table.sort"], bounded["table.unpack"]
+      utf8.codepoint, utf8.len, utf8.offset = bounded["utf8.codepoint"], bounded["utf8.len"], bounded["utf8.offset"]
+    end
+
+    -- os.exit cannot end the run (the host owns the exit code): it is an error at its line, and
+    -- one a spec catches (pcall, a coroutine) fails the test or hook that made it when it returns.
+    local exitPending
+    os.exit = function()
+      local where = ""
+      for level = 2, 50 do
+        local info = debug.getinfo(level, "Sl")
+        if not info then break end
+        if info.currentline > 0 then where = info.short_src .. ":" .. info.currentline .. ": " break end
+      end
+      local message = where .. "os.exit is not available in specs: a test ends when its function returns "
+        .. "(fail it with error() or an assertion); the run's exit code is the runner's"
+      exitPending = exitPending or message
+      error(message, 0)
+    end
 
     -- Everything printed goes through the host, in order, and can be captured per test.
     local write, writeError = prims.write, prims.writeError
@@ -44,7 +123,6 @@ enum SpecHost {
     arg = { [0] = "sendingstate" }
 
     local path = require "pl.path"
-    local system = require "system"
     local busted = require "busted.core"()
     local cli = require "busted.modules.cli"({ standalone = false, output = "terminal" })
     local filterLoader = require "busted.modules.filter_loader"()
@@ -93,6 +171,7 @@ enum SpecHost {
       local file = busted.getFile(element)
       return file and file.name or (element.descriptor == "file" and element.name) or ""
     end
+    settings.fileOf = fileOf
 
     -- The screen driver (`require "sendingstate"`): closes screens with their test or block.
     local driver = prims.driverModule(prims, settings, busted)
@@ -197,9 +276,8 @@ enum SpecHost {
       suppressPending = cliArgs["suppress-pending"],
     })
 
-    -- A wall-clock deadline for each test body, hook and block body (not for whole blocks),
-    -- checked every few thousand instructions on the run's coroutine.
-    local deadline, limit = nil, settings.timeout
+    -- A wall-clock deadline for each test body, hook and block body (not for whole blocks).
+    local limit = settings.timeout
     local leaves = { it = true, pending = true, finally = true, before_each = true, after_each = true,
       lazy_setup = true, lazy_teardown = true, strict_setup = true, strict_teardown = true,
       setup = true, teardown = true, describe = true, insulate = true, expose = true, file = true, context = true }
@@ -224,24 +302,28 @@ enum SpecHost {
           return table.unpack(results, 1, results.n)
         end
       end
+      if leaf then
+        -- An os.exit whose error the function caught fails it when it returns.
+        local inner = run
+        run = function(...)
+          exitPending = nil
+          local results = table.pack(inner(...))
+          local pending = exitPending
+          exitPending = nil
+          if pending then error(pending, 0) end
+          return table.unpack(results, 1, results.n)
+        end
+      end
       if leaf and limit and limit > 0 and leaves[descriptor] then
-        local saved = deadline
-        deadline = system.monotime() + limit
+        local savedDeadline, savedLimit = limits.start(limit)
         local results = table.pack(safe(descriptor, run, element))
-        deadline = saved
+        limits.stop(savedDeadline, savedLimit)
         return table.unpack(results, 1, results.n)
       end
       return pass(safe(descriptor, run, element))
     end
-    local getinfo = debug.getinfo
-    local function watchdog()
-      if deadline and system.monotime() > deadline then
-        -- Not inside busted's own bookkeeping (an error there would be blamed on busted).
-        local info = getinfo(2, "S")
-        if info and info.source:find("/busted/", 1, true) then return end
-        error(("timed out after %g s (a test, hook or block may run at most --timeout seconds)"):format(limit), 2)
-      end
-    end
+    -- Only busted's own safe call ends a timeout (and names it); a spec's pcall cannot.
+    limits.owner(safe)
 
     local function run()
       local roots = cliArgs.ROOT
@@ -260,13 +342,18 @@ enum SpecHost {
       busted.publish({ "exit" })
       driver.closeAll()
       io.stdout:flush()
+      collectgarbage()  -- (the finalizers of the run's garbage run, bounded, while they still count)
+      counts.errors = counts.errors + finalizerTimeouts
       return { "done", counts.passed, counts.failed + counts.errors, counts.skipped, cliArgs.list and true or false, #settings.files, settings.machine }
     end
 
-    local co = coroutine.create(run)
-    debug.sethook(co, watchdog, "", 1000)
+    -- The run's thread takes its deadline back each time the host resumes it (a call from the
+    -- host starts without one); the host's own code between resumes runs without.
+    local co = cocreate(run)
     return function(reply)
-      local ok, request = coroutine.resume(co, reply)
+      limits.resume(co)
+      local ok, request = coresume(co, reply)
+      limits.pause()
       if not ok then error(debug.traceback(co, tostring(request)), 0) end
       return request
     end

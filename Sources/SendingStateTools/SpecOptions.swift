@@ -47,7 +47,8 @@ public struct SpecOptions: Sendable, Equatable {
   public var helper: String?
   /// Stop at the first failure or error (busted's `--no-keep-going`).
   public var stopOnFailure = false
-  /// Wall-clock seconds one test body, hook or block body may run (0: no limit).
+  /// Wall-clock seconds one test body, hook or block body may run (0: no limit), in coroutines
+  /// and in library functions that loop in C too; a `pcall` in the spec cannot catch it.
   public var timeout: Double = SpecOptions.defaultTimeout
   /// The default wait of `screen:settle()`, in seconds.
   public var settle: Double = SpecOptions.defaultSettle

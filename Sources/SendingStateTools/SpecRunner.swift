@@ -113,6 +113,7 @@ public final class SpecRunner {
       throw ToolError.from(error)
     }
     runtime.output = { [weak self] line in MainActor.assumeIsolated { self?.write(line + "\n") } }
+    try SpecLimits.install(in: runtime)
     let prims = try makePrimitives(runtime)
     let settings = try runtime.makeValue([
       "timeout": .number(options.timeout), "settle": .number(options.settle),
@@ -199,8 +200,9 @@ public final class SpecRunner {
     guard let screen = screens[handle] else { return ["settled": true, "pending": 0] }
     let settled = await screen.settle(timeout: .milliseconds(Int((seconds * 1000).rounded())))
     let seen = reportedAsyncErrors[handle] ?? 0
-    let fresh = screen.asyncErrors.dropFirst(seen)
-    reportedAsyncErrors[handle] = screen.asyncErrors.count
+    // (The screen keeps its recent errors in a ring: what came since is counted, not indexed.)
+    let fresh = screen.asyncErrors.suffix(max(0, min(screen.asyncErrorCount - seen, screen.asyncErrors.count)))
+    reportedAsyncErrors[handle] = screen.asyncErrorCount
     let errors = fresh.map { LuaValue.string(options.verbose ? $0.fullDescription : $0.description) }
     return [
       "settled": .boolean(settled), "pending": .integer(Int64(screen.pendingEffects)),
@@ -218,8 +220,9 @@ public final class SpecRunner {
       return ["problem": .string("screen:advance(): \(ToolError.from(error).description)")]
     }
     let seen = reportedAsyncErrors[handle] ?? 0
-    let fresh = screen.asyncErrors.dropFirst(seen)
-    reportedAsyncErrors[handle] = screen.asyncErrors.count
+    // (The screen keeps its recent errors in a ring: what came since is counted, not indexed.)
+    let fresh = screen.asyncErrors.suffix(max(0, min(screen.asyncErrorCount - seen, screen.asyncErrors.count)))
+    reportedAsyncErrors[handle] = screen.asyncErrorCount
     let errors = fresh.map { LuaValue.string(options.verbose ? $0.fullDescription : $0.description) }
     return ["settled": true, "pending": .integer(Int64(screen.pendingEffects)), "errors": .table(LuaTable(sequence: Array(errors)))]
   }

@@ -92,8 +92,9 @@ enum SpecTerminalOutput {
         handler.blockError = function(element, _, text, trace)
           local descriptor = element.descriptor
           if descriptor == "it" or descriptor == "output" or descriptor == "helper" then return nil, true end
-          local file = busted.getFile(element)
-          showFile(file and file.name or (element.descriptor == "file" and element.name) or nil)
+          -- (busted's core, which finds an element's file, is the host's: `require "busted"` is its API)
+          local file = settings.fileOf(element)
+          showFile(file ~= "" and file or nil)
           local what = descriptor == "file" and "loading the spec"
             or descriptor and (descriptor .. (element.name and (" " .. settings.fullName(element)) or ""))
             or "error"

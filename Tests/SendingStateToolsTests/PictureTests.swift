@@ -8,7 +8,7 @@ import Testing
 
 /// What Python's zlib (scripts/preview/png_info.py, independent of cairo and libpng) reads from a
 /// PNG: size, file size, the colours of some pixels, and how many pixels are dark (text).
-private struct DecodedPNG: Decodable {
+struct DecodedPNG: Decodable {
   var width: Int
   var height: Int
   var bytes: Int
@@ -16,7 +16,7 @@ private struct DecodedPNG: Decodable {
   var dark: Int
 }
 
-private func decodeWithPython(_ png: Data, pixels: [(Int, Int)] = []) async throws -> DecodedPNG {
+func decodeWithPython(_ png: Data, pixels: [(Int, Int)] = []) async throws -> DecodedPNG {
   let file = FileManager.default.temporaryDirectory.appendingPathComponent("ss-picture-\(UUID().uuidString).png")
   try png.write(to: file)
   defer { try? FileManager.default.removeItem(at: file) }

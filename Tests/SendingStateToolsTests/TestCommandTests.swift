@@ -27,7 +27,9 @@ extension CLIEndToEndTests {
 struct TestCommandTests {
   @Test("an error, an endless loop, a screen's budget overrun and an effect's error each fail one test; the rest runs")
   func isolation() async throws {
-    let result = try await runCLI(["test", "Tests/SendingStateToolsTests/Fixtures/specs/isolation_spec.lua", "--timeout", "1"])
+    // --timeout is well past the screen's own limits (1 s a step at most), so on a loaded machine
+    // the screen's overrun still ends its step before the test's time does.
+    let result = try await runCLI(["test", "Tests/SendingStateToolsTests/Fixtures/specs/isolation_spec.lua", "--timeout", "3"])
     #expect(result.status == 1)
     let lines = result.stdout.split(separator: "\n").map(String.init)
     let verdicts = lines.filter { $0.hasPrefix("  ✓") || $0.hasPrefix("  ✗") }
@@ -39,12 +41,88 @@ struct TestCommandTests {
       ], "\(result.stdout)")
     let fixture = "Tests/SendingStateToolsTests/Fixtures/specs/"
     #expect(result.stdout.contains("      \(fixture)isolation_spec.lua:6: boom\n"))
-    #expect(result.stdout.contains("      \(fixture)isolation_spec.lua:11: timed out after 1 s"))
-    #expect(result.stdout.contains("\(fixture)isolation_spec.lua:21: \(fixture)loop_screen.lua:8: in handle (action 'spin'): instruction budget exceeded"))
+    #expect(result.stdout.contains("      \(fixture)isolation_spec.lua:11: timed out after 3 s"))
+    // (Which of the screen's two limits ends the loop depends on the machine's speed.)
+    let overrun = "\(fixture)isolation_spec.lua:21: \(fixture)loop_screen.lua:8: in handle (action 'spin'): "
+    #expect(
+      result.stdout.contains(overrun + "instruction budget exceeded") || result.stdout.contains(overrun + "time limit exceeded"),
+      "\(result.stdout)")
     #expect(result.stdout.contains("\(fixture)isolation_spec.lua:27: an effect's result failed while settling"))
     #expect(result.stdout.contains("\(fixture)effect_error_screen.lua:11: in handle (action 'tick'): the tick failed"))
     #expect(result.stdout.contains("  ✓ isolation › prints and passes\n    │ hello from the test\n    │ and io.write too\n"))
     #expect(result.stdout.hasSuffix("\n2 passed, 4 failed\n"))
+  }
+
+  @Test(
+    "--timeout holds in coroutines and in library functions that loop in C: each runaway test fails alone, naming its line and the limit",
+    .timeLimit(.minutes(2)))
+  func runaways() async throws {
+    let fixture = "Tests/SendingStateToolsTests/Fixtures/specs/runaway_spec.lua"
+    let result = try await runCLI(["test", fixture, "--timeout", "0.5"])
+    #expect(result.status == 1)
+    let verdicts = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  ✓") || $0.hasPrefix("  ✗") }.map(String.init)
+    #expect(
+      verdicts == [
+        "  ✗ runaway › loops in a wrapped coroutine (error)", "  ✗ runaway › loops in a resumed coroutine (error)",
+        "  ✗ runaway › cannot catch its own timeout (error)", "  ✗ runaway › cannot run a handler once the time is out (error)",
+        "  ✗ runaway › moves elements for ever (error)",
+        "  ✗ runaway › joins empty strings for ever (error)", "  ✗ runaway › inserts into a table that lies about its length (error)",
+        "  ✗ runaway › backtracks in a pattern for ever (error)", "  ✗ runaway › sorts with a comparator that never answers (error)",
+        "  ✓ runaway › still runs after all that",
+      ], "\(result.stdout)")
+    for line in [5, 9, 15, 21, 26, 30, 35, 40, 44] {
+      let message = "      \(fixture):\(line): timed out after 0.5 s (a test, hook or block may run at most --timeout seconds)\n"
+      #expect(result.stdout.contains(message), "line \(line): \(result.stdout)")
+    }
+    #expect(!result.stdout.contains("went on"), "\(result.stdout)")
+    #expect(result.stdout.hasSuffix("\n1 passed, 9 failed\n"))
+  }
+
+  @Test("a __gc finalizer that never ends (Lua runs them with hooks off) is stopped at --timeout, named, and fails the run", .timeLimit(.minutes(1)))
+  func finalizers() async throws {
+    let fixture = "Tests/SendingStateToolsTests/Fixtures/specs/finalizer_spec.lua"
+    let result = try await runCLI(["test", fixture, "--timeout", "0.5"])
+    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+    #expect(result.stderr.contains("sendingstate test: the __gc finalizer at \(fixture):4 ran past --timeout (0.5 s) and was stopped\n"), "\(result.stderr)")
+    #expect(result.stdout.hasSuffix("\n2 passed, 1 failed\n"), "\(result.stdout)")
+  }
+
+  @Test("the library functions the runner bounds behave as Lua 5.4's own: one file passes under stock busted and under the runner")
+  func boundedLibrary() async throws {
+    let fixture = "Tests/SendingStateToolsTests/Fixtures/specs/library_spec.lua"
+    let ours = try await runCLI(["test", fixture])
+    #expect(ours.status == 0, "\(ours.stdout)\(ours.stderr)")
+    #expect(ours.stdout.hasSuffix("\n7 passed, 0 failed\n"), "\(ours.stdout)")
+    let child = try ChildProcess(
+      executable: CLIEndToEndTests.TestCommandTests.busted[0], arguments: [CLIEndToEndTests.TestCommandTests.busted[1], fixture],
+      directory: repositoryRoot.path)
+    child.send("")
+    #expect(await child.wait() == 0, "\(child.output)\(child.errors)")
+  }
+
+  @Test(
+    "os.exit in a spec is an error at its line and cannot end the run: the run fails, whatever the code, wherever it is called",
+    arguments: [
+      ("after_failure", ["after_failure_spec.lua:5: os.exit", "after_failure_spec.lua:8: os.exit"], "1 passed, 3 failed"),
+      ("teardown", ["teardown_spec.lua:4: os.exit", "teardown_spec.lua:7: os.exit"], "1 passed, 2 failed"),
+      // A caught os.exit fails the test that made it when the test returns.
+      ("hidden", ["hidden_spec.lua:4: os.exit", "hidden_spec.lua:7: os.exit"], "0 passed, 2 failed"),
+    ])
+  func exits(spec: String, messages: [String], summary: String) async throws {
+    let result = try await runCLI(["test", "Tests/SendingStateToolsTests/Fixtures/specs/exit/\(spec)_spec.lua"])
+    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+    for message in messages {
+      #expect(result.stdout.contains(message + " is not available in specs"), "\(message): \(result.stdout)")
+    }
+    #expect(result.stdout.hasSuffix("\n\(summary)\n"), "\(result.stdout)")
+  }
+
+  @Test("a screen a spec opens cannot call os.exit either: its handler fails, and so does the run")
+  func screenExit() async throws {
+    let result = try await runCLI(["test", "Tests/SendingStateToolsTests/Fixtures/specs/exit/screen_spec.lua"])
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("exit_screen.lua:8: in handle (action 'quit'): sandbox violation: os.exit is not available to scripts"))
+    #expect(result.stdout.hasSuffix("\n0 passed, 1 failed\n"))
   }
 
   @Test("failures name the test, luassert's message and the spec's whole file:line; pending counts as skipped")

@@ -258,4 +258,12 @@ int sslua_owner_of_function(struct lua_State *L);
 ** a call into Lua. */
 int sslua_source_ending(struct lua_State *L, const char *tail, char *out, size_t size);
 
+/*
+** The limits of `sendingstate test` (SpecLimits.c): puts the spec runner's library in
+** package.loaded["sendingstate.limits"] of a trusted state (per-test deadlines that hold in
+** coroutines and in library functions that loop in C). Returns 1, or 0 with why in `error`.
+** Call from the host outside any call into Lua; never raises.
+*/
+int sslua_install_spec_limits(struct lua_State *L, char *error, size_t error_size);
+
 #endif

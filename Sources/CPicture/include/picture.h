@@ -72,6 +72,12 @@ void sspic_cairo_arc(sspic_cairo *cairo, double x, double y, double radius, doub
 void sspic_cairo_fill(sspic_cairo *cairo);
 void sspic_cairo_fill_preserve(sspic_cairo *cairo);
 void sspic_cairo_stroke(sspic_cairo *cairo);
+void sspic_cairo_save(sspic_cairo *cairo);
+void sspic_cairo_restore(sspic_cairo *cairo);
+void sspic_cairo_clip(sspic_cairo *cairo);
+void sspic_cairo_set_source_rgba(sspic_cairo *cairo, double red, double green, double blue, double alpha);
+/* 0 for a surface cairo could not make (too large, out of memory). */
+int sspic_cairo_image_surface_get_width(sspic_surface *surface);
 sspic_font_options *sspic_cairo_font_options_create(void);
 void sspic_cairo_font_options_destroy(sspic_font_options *options);
 void sspic_cairo_font_options_set_antialias(sspic_font_options *options, int antialias);
@@ -89,6 +95,9 @@ void sspic_pango_layout_set_font_description(sspic_layout *layout, const sspic_f
 void sspic_pango_layout_set_text(sspic_layout *layout, const char *text, int length);
 void sspic_pango_layout_get_extents(sspic_layout *layout, sspic_rectangle *ink, sspic_rectangle *logical);
 void sspic_pango_cairo_show_layout(sspic_cairo *cairo, sspic_layout *layout);
+/* The byte index of the character at (x, y) in pango units; 0 when the point is outside the text
+** (the index is then the nearest character's). */
+int sspic_pango_layout_xy_to_index(sspic_layout *layout, int x, int y, int *index, int *trailing);
 void sspic_g_object_unref(void *object);
 
 #endif
