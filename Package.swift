@@ -85,7 +85,7 @@ let package = Package(
     // CLI: the tooling library (testable without a process) and the `sendingstate` executable.
     .target(
       name: "SendingStateTools",
-      dependencies: ["SendingStateLua", "SendingState", "SendingStateHeadless", "SendingStatePlugins", "CPicture"],
+      dependencies: ["SendingStateLua", "SendingState", "SendingStateHeadless", "SendingStatePlugins", "CPicture", "CLuaShim"],
       swiftSettings: strictSettings
     ),
 

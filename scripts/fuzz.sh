@@ -9,7 +9,8 @@
 #   scripts/fuzz.sh --replay [TARGET...]    run each target once over its seeds and findings
 #   scripts/fuzz.sh --build                 only build
 #
-# Targets: value_bridge json_payload screen_loader event_streams pictures (default: all).
+# Targets: value_bridge json_payload screen_loader event_streams pictures plugin_manifests
+# fetch_answers (default: all).
 # Environment: FUZZ_ARGS adds libFuzzer flags (e.g. FUZZ_ARGS="-runs=1000000"); FUZZ_ASAN=0
 # builds without AddressSanitizer (about three times the executions per second, for the long
 # runs: crashes, hangs, running out of memory and broken invariants are still caught; memory
@@ -29,7 +30,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ALL_TARGETS=(value_bridge json_payload screen_loader event_streams pictures)
+ALL_TARGETS=(value_bridge json_payload screen_loader event_streams pictures plugin_manifests fetch_answers)
 mode=fuzz
 seconds=60
 targets=()
@@ -53,6 +54,8 @@ folder() {
     screen_loader) echo ScreenLoader ;;
     event_streams) echo EventStreams ;;
     pictures) echo Pictures ;;
+    plugin_manifests) echo PluginManifests ;;
+    fetch_answers) echo FetchAnswers ;;
     *) echo "fuzz.sh: unknown target '$1' (targets: ${ALL_TARGETS[*]})" >&2; exit 2 ;;
   esac
 }
@@ -86,7 +89,7 @@ build() {
   [ -f "$BIN/Modules/SendingStateLua.swiftmodule" ] || { echo "fuzz.sh: building the modules failed" >&2; exit 1; }
   # The tooling library, for the targets that draw pictures.
   local tools=0 target
-  for target in "${targets[@]}"; do [ "$target" = pictures ] && tools=1; done
+  for target in "${targets[@]}"; do [ "$target" = pictures ] || [ "$target" = plugin_manifests ] && tools=1; done
   local toolsStamp="$BIN/Modules/SendingStateTools.swiftmodule"
   if [ $tools = 1 ] && { [ ! -f "$toolsStamp" ] || [ -n "$(find Sources Package.swift -newer "$toolsStamp" -print -quit)" ]; }; then
     swift build -c "$CONFIG" --target SendingStateTools --scratch-path "$SCRATCH" \
@@ -109,7 +112,7 @@ build() {
     sources=(Tests/Fuzz/Common/*.swift "Tests/Fuzz/$(folder "$target")"/*.swift)
     binary="$OUT/$target"
     local linked=("${objects[@]}") extra=()
-    if [ "$target" = pictures ]; then
+    if [ "$target" = pictures ] || [ "$target" = plugin_manifests ]; then
       linked+=("${toolObjects[@]}")
       extra=(-Xcc -fmodule-map-file="$BIN/CPicture.build/module.modulemap" -I Sources/CPicture/include
         -Xcc -fmodule-map-file=Sources/CCrypto/module.modulemap $(pkg-config --cflags libcrypto))
@@ -148,6 +151,8 @@ smoke_runs() {
     screen_loader) echo 1800 ;;
     event_streams) echo 250 ;;
     pictures) echo 800 ;;
+    plugin_manifests) echo 2000 ;;
+    fetch_answers) echo 1500 ;;
   esac
 }
 
@@ -166,6 +171,7 @@ run() {
   local max_len=1024
   [ "$target" = screen_loader ] && max_len=8192
   [ "$target" = json_payload ] && max_len=2048
+  [ "$target" = fetch_answers ] && max_len=2048
   # Per-input leak checks (libFuzzer re-runs an input under LeakSanitizer whenever it ends with
   # more allocations than frees, and scans the whole heap) cost 10x in long runs; those check
   # leaks once, at exit. The smoke and replays check every input.

@@ -274,9 +274,9 @@ func makeCases() throws -> [Case] {
   cases.append(
     Case(group: "B2", name: "counter tap round trip", iterations: 20_000) { n in
       precondition(!counter.isClosed)  // the screen must outlive the case (the button alone does not keep it)
-      let before = counter.actionLog.count
+      let before = counter.actionCount
       let time = measure(n) { plus.simulateTap() }
-      precondition(counter.actionLog.count == before + n, "the tap did not reach the screen: \(counter.asyncErrors)")
+      precondition(counter.actionCount == before + n, "the tap did not reach the screen: \(counter.asyncErrors)")
       return time
     })
   let b2Floor = try floor(

@@ -20,13 +20,8 @@ enum SpecLimits {
     }
   }
 
-  /// The runtime's `lua_State`.
-  ///
-  /// `LuaRuntime` keeps its state to its own module and has no way to push a C function, so this
-  /// reads the pointer through reflection (`LuaRuntime.handle.pointer`). A rename there makes
-  /// this nil, which `install` reports and every spec run's test then fails on, never a crash.
+  /// The runtime's `lua_State` (for the host's own C: our modules only).
   static func rawState(of runtime: LuaRuntime) -> OpaquePointer? {
-    guard let handle = Mirror(reflecting: runtime).descendant("handle") else { return nil }
-    return Mirror(reflecting: handle).descendant("pointer") as? OpaquePointer
+    runtime.rawState
   }
 }

@@ -20,6 +20,8 @@ public final class LuaRuntime {
   let handle: LuaStateHandle
   /// The raw state, for the bridge files of this module.
   var L: OpaquePointer { handle.pointer }
+  /// The raw state, for our own modules' C (the spec runner's limits); never public.
+  package var rawState: OpaquePointer { handle.pointer }
   var stack: LuaStack { LuaStack(L: handle.pointer) }
 
   /// The configuration the runtime was made with (limits can change later).
