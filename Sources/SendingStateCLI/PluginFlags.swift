@@ -7,7 +7,8 @@ import SendingStateTools
 struct PluginFlags: ParsableArguments {
   @Option(
     name: .customLong("plugin"),
-    help: "A plugin folder to load (repeatable); plugins/ beside the screen and SENDINGSTATE_PLUGIN_PATH are searched too.")
+    help: "A plugin folder to load (repeatable); plugins/ beside the screen and SENDINGSTATE_PLUGIN_PATH are searched too.",
+    transform: PathText.argument)
   var plugins: [String] = []
 
   @Option(

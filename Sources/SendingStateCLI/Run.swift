@@ -34,19 +34,19 @@ extension SendingStateCommand {
     @Option(name: .customLong("send"), help: "An EVENT to apply (repeatable, applied in order).")
     var events: [String] = []
 
-    @Option(name: .customLong("events"), help: "A file of EVENTs, one a line (# starts a comment).")
+    @Option(name: .customLong("events"), help: "A file of EVENTs, one a line (# starts a comment).", transform: PathText.argument)
     var eventsFile: String?
 
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
 
-    @Option(help: "Seconds to wait for effects after each event (0: do not wait).")
+    @Option(help: "Seconds to wait for effects after each event (0: do not wait; at most a day, 86400).")
     var settle: Double = ScreenSession.defaultSettle
 
-    @Option(help: "Write an SVG picture of the final screen to this file.")
+    @Option(help: "Write an SVG picture of the final screen to this file.", transform: PathText.argument)
     var svg: String?
 
-    @Option(help: "Write a PNG picture of the final screen to this file.")
+    @Option(help: "Write a PNG picture of the final screen to this file.", transform: PathText.argument)
     var png: String?
 
     @Flag(help: "Keep running: reload the script when a .lua file beside it changes, keeping the state.")
@@ -56,7 +56,9 @@ extension SendingStateCommand {
     var verbose = false
 
     func validate() throws {
-      guard settle >= 0, settle.isFinite else { throw ValidationError("--settle must be a number of seconds ≥ 0") }
+      guard ScreenSession.settleRange.contains(settle) else {
+        throw ValidationError("--settle must be a number of seconds from 0 to \(Int(ScreenSession.settleRange.upperBound)) (a day)")
+      }
     }
 
     @MainActor
@@ -79,7 +81,7 @@ extension SendingStateCommand {
         for command in commands {
           let record = try session.apply(command)
           if format == .text { emit(session.text(for: record)) }
-          let settled = await session.settle(timeout: .milliseconds(Int((settle * 1000).rounded())))
+          let settled = await session.settle(timeout: ScreenSession.duration(seconds: settle))
           if format == .text { settled.records.forEach { emit(session.text(for: $0)) } }
           for error in settled.errors {
             failed = true

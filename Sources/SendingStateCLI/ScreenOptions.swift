@@ -6,7 +6,7 @@ import SendingStateTools
 
 /// Options shared by the commands that open a screen.
 struct ScreenOptions: ParsableArguments {
-  @Argument(help: "The screen script (a .lua file returning the screen table).")
+  @Argument(help: "The screen script (a .lua file returning the screen table).", transform: PathText.argument)
   var screen: String
 
   @Option(name: .customLong("state"), help: "Start state: JSON, or @FILE to read it from a file.")
@@ -15,7 +15,8 @@ struct ScreenOptions: ParsableArguments {
   @Option(name: .customLong("data"), help: "A server-driven payload: a JSON file path or an http(s) URL.")
   var data: String?
 
-  @Option(name: .customLong("root"), help: "Another folder `require` may load modules from (repeatable).")
+  @Option(
+    name: .customLong("root"), help: "Another folder `require` may load modules from (repeatable).", transform: PathText.argument)
   var roots: [String] = []
 
   @OptionGroup var pluginFlags: PluginFlags
@@ -23,6 +24,9 @@ struct ScreenOptions: ParsableArguments {
   /// The screen options these arguments describe (loads the state, the payload and the
   /// plugins; a plugin that fails to load is reported on stderr and left out).
   func screenOptions() async throws -> LuaScreen.Options {
+    // The screen first: a wrong path is the first thing to say, before plugins are looked for
+    // beside it.
+    try ScriptPath.check(screen, role: "screen")
     var options = LuaScreen.Options(scriptRoots: roots)
     let set = try pluginFlags.load(screen: screen)
     set.apply(to: &options)

@@ -25,12 +25,13 @@ extension SendingStateCommand {
         """
     )
 
-    @Option(help: "The project folder: writes DIR/types/sendingstate.d.lua and DIR/.luarc.json.")
+    @Option(help: "The project folder: writes DIR/types/sendingstate.d.lua and DIR/.luarc.json.", transform: PathText.argument)
     var out = "."
 
     @Option(
       name: .customLong("plugin"),
-      help: "A plugin folder whose components and modules the stubs include (repeatable); DIR/plugins/ and SENDINGSTATE_PLUGIN_PATH are searched too.")
+      help: "A plugin folder whose components and modules the stubs include (repeatable); DIR/plugins/ and SENDINGSTATE_PLUGIN_PATH are searched too.",
+      transform: PathText.argument)
     var plugins: [String] = []
 
     @MainActor

@@ -181,7 +181,7 @@ package final class PreviewHost {
     do {
       try session.reload()
       error = nil
-      status = "reloaded \((session.path as NSString).lastPathComponent) (state kept)"
+      status = "reloaded \(PathText.name(of: session.path)) (state kept)"
       knownAsyncErrors = 0
     } catch {
       setError(ToolError.from(error), fromReload: true)
@@ -246,7 +246,7 @@ package final class PreviewHost {
     let errorJSON = error.map { error in
       "{\"message\":\(jsonText(error.message)),\"file\":\(error.file.map(jsonText) ?? "null"),\"line\":\(error.line.map(String.init) ?? "null")}"
     }
-    return "{\"name\":\(jsonText(screen.name ?? (session.path as NSString).lastPathComponent)),"
+    return "{\"name\":\(jsonText(screen.name ?? PathText.name(of: session.path))),"
       + "\"path\":\(jsonText(session.path)),"
       + "\"log\":[\(entries.map(\.json).joined(separator: ","))],"
       + "\"state\":\(StateDiff.literal(screen.state)),"

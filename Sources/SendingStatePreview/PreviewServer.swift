@@ -6,6 +6,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import SendingStateLua
+import SendingStateTools
 import SendingStatePlugins
 import ServiceLifecycle
 import Synchronization
@@ -89,8 +90,7 @@ package struct PreviewServer: Sendable {
     host = try PreviewHost(path: path, options: options, plugins: plugins)
     self.token = token
     self.configuration = configuration
-    let folder = (path as NSString).deletingLastPathComponent
-    let screenFolders = [folder.isEmpty ? "." : folder] + options.scriptRoots
+    let screenFolders = [PathText.folder(of: path)] + options.scriptRoots
     files = FileGuard(folders: screenFolders)
     // Watched: the screen's folders and the plugin folders named with --plugin (those in
     // plugins/ beside the screen are inside its folder already).

@@ -112,6 +112,16 @@ public final class ScreenSession {
   /// The default wait for effects after each event, in seconds (`run --settle`).
   nonisolated public static let defaultSettle = 5.0
 
+  /// The waits for effects accepted, in seconds: up to a day (a NaN is outside it too).
+  nonisolated public static let settleRange: ClosedRange<Double> = 0...86_400
+
+  /// `seconds` (clamped to ``settleRange``; a NaN is 0) as a duration, without a conversion
+  /// that could trap.
+  nonisolated public static func duration(seconds: Double) -> Duration {
+    let clamped = seconds.isNaN ? 0 : min(max(seconds, settleRange.lowerBound), settleRange.upperBound)
+    return .milliseconds(Int64((clamped * 1000).rounded()))
+  }
+
   /// Waits up to `timeout` for the screen's effects, recording each batch of results as its own
   /// step.
   public func settle(timeout: Duration) async -> Settled {
