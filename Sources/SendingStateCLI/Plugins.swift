@@ -125,7 +125,7 @@ extension SendingStateCommand {
 
       func run() async throws {
         let set = PluginSet.load(explicit: plugins, screen: screen, hostAPI: Plugins.hostAPI, enforce: false)
-        for problem in set.problems { FileHandle.standardError.write(Data("warning: plugin left out: \(problem)\n".utf8)) }
+        for problem in set.problems { Console.line("plugin left out: \(problem)", to: .errors, label: .warning) }
         let path = PluginLock.path(beside: screen)
         do {
           let lock = try PluginLock.locking(set.plugins)

@@ -28,6 +28,8 @@ struct ScreenOptions: ParsableArguments {
     // beside it.
     try ScriptPath.check(screen, role: "screen")
     var options = LuaScreen.Options(scriptRoots: roots)
+    // What the script prints goes through the one writer (made visible, failures kept).
+    options.output = { line in Console.line(line) }
     let set = try pluginFlags.load(screen: screen)
     set.apply(to: &options)
     if let state { options.state = try JSONInput.value(fromArgument: state, name: "--state") }
@@ -48,12 +50,12 @@ struct ScreenOptions: ParsableArguments {
 func failure(_ error: any Error) -> ExitCode {
   if let exit = error as? ExitCode { return exit }
   let toolError = ToolError.from(error)
-  let label = Terminal.paint("error:", .red, enabled: Terminal.colorOnStandardError)
-  FileHandle.standardError.write(Data((label + " " + toolError.fullDescription + "\n").utf8))
+  Console.line(toolError.fullDescription, to: .errors, label: .error)
   return ExitCode(toolError.exitCode)
 }
 
-/// Writes a line to standard output at once (unbuffered, so pipes see it immediately).
+/// Writes a line to standard output at once (unbuffered, so pipes see it immediately), made
+/// visible (see ``Console``).
 func emit(_ text: String) {
-  FileHandle.standardOutput.write(Data((text + "\n").utf8))
+  Console.line(text)
 }

@@ -42,7 +42,7 @@ extension SendingStateCommand {
         let set = PluginSet.load(
           explicit: plugins, screen: (out as NSString).appendingPathComponent("screen.lua"), hostAPI: PluginSet.hostAPI,
           enforce: false)
-        for problem in set.problems { FileHandle.standardError.write(Data("warning: plugin left out: \(problem)\n".utf8)) }
+        for problem in set.problems { Console.line("plugin left out: \(problem)", to: .errors, label: .warning) }
         written = try StubGenerator.write(project: out, plugins: set.plugins)
       } catch {
         throw failure(error)

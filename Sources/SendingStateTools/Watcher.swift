@@ -22,7 +22,7 @@ public enum Watcher {
   @MainActor
   public static func watch(
     session: ScreenSession, printTree: Bool, interval: Duration = .milliseconds(200), limit: Int? = nil,
-    output: (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }, errors: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    output: (String) -> Void = { Console.line($0) }, errors: (String) -> Void = { Console.line($0, to: .errors) }
   ) async throws {
     // The screen's folder, and the plugin folders named with --plugin (those in plugins/
     // beside the screen are inside it already).

@@ -156,7 +156,12 @@ struct CLIArgumentAttackTests {
     // Bytes that are not UTF-8, through the shell (a Swift string cannot carry them).
     for line in [#"run "$(printf 'x\377.lua')""#, #"run screen.lua --send "$(printf 'tap \377')""#,
       #"run screen.lua --state "$(printf '"\377"')""#, #"check "$(printf '\377')""#, #"init "d/$(printf '\300\200')""#,
-      #"repl screen.lua < "$(printf 'x\377')""#, #"printf 'tap \377\n' | "$0" repl screen.lua"#]
+      #"repl screen.lua < "$(printf 'x\377')""#, #"printf 'tap \377\n' | "$0" repl screen.lua"#,
+      // Standard streams that fail (a full disk) or are closed: Foundation's FileHandle.write
+      // trapped on both.
+      "run screen.lua > /dev/full", "run screen.lua --send 'tap plus' --format json > /dev/full", "run nope.lua 2> /dev/full",
+      "run screen.lua >&-", "run nope.lua 2>&-", "repl screen.lua <&- > /dev/full", "check screen.lua > /dev/full",
+      "--help > /dev/full", "run screen.lua --bogus 2> /dev/full", "plugins list screen.lua > /dev/full"]
     {
       cases.append(Case(arguments: [], shell: line.hasPrefix("printf") ? line : #"exec "$0" "# + line))
     }
@@ -207,7 +212,9 @@ struct CLIArgumentAttackTests {
     if outcome.keptRunning { return test.mayKeepRunning ? nil : "still running after 20 s" }
     guard [0, 1, 2].contains(outcome.status) else { return "exit status \(outcome.status): \(outcome.stderr.prefix(300))" }
     // A failure says why (on stderr; `check` lists the problems it found on stdout).
-    if outcome.status != 0, outcome.stderr.allSatisfy(\.isWhitespace), outcome.stdout.allSatisfy(\.isWhitespace) {
+    // (Unless the case took the streams away: `2> /dev/full`, `>&-`.)
+    let streamsTaken = test.shell.map { $0.contains("/dev/full") || $0.contains("&-") } ?? false
+    if outcome.status != 0, !streamsTaken, outcome.stderr.allSatisfy(\.isWhitespace), outcome.stdout.allSatisfy(\.isWhitespace) {
       return "exit \(outcome.status) and nothing said"
     }
     return nil

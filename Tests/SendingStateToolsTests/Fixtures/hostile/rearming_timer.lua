@@ -20,7 +20,7 @@ return {
   handle = function(action, store)
     store:update(function(s)
       s.ticks = s.ticks + 1
-      s.pad = string.rep(string.char(65 + s.ticks % 26), 64 * 1024)
+      s.pad = string.rep(string.char(65 + s.ticks % 26), 256 * 1024)
     end)
     store:after(0, "tick")
   end,
