@@ -28,6 +28,11 @@ public indirect enum EventCommand: Equatable, Sendable, CustomStringConvertible 
   /// `row LISTID INDEX EVENT…` (INDEX from 1).
   case row(String, Int, EventCommand)
 
+  /// The row indices an EVENT may name: from 1 to a billion (no list has more rows; every
+  /// surface that takes a row index — the EVENT grammar, the preview's messages — checks it
+  /// against this range, so no arithmetic on it can overflow).
+  public static let rowRange = 1...1_000_000_000
+
   /// The grammar, for `--help` and errors.
   public static let grammar = """
     EVENT is one of:
@@ -88,8 +93,8 @@ public indirect enum EventCommand: Equatable, Sendable, CustomStringConvertible 
       return .gesture(words[1], words[2], parameters)
     case "row":
       try need(4, "row LISTID INDEX EVENT…")
-      guard let index = Int(words[2]), index >= 1 else {
-        throw ToolError.usage("bad EVENT '\(line)': row INDEX must be a number from 1")
+      guard let index = Int(words[2]), rowRange.contains(index) else {
+        throw ToolError.usage("bad EVENT '\(line)': row INDEX must be a number from 1 to \(rowRange.upperBound)")
       }
       let inner = try parse(Array(words[3...]), line: line)
       if case .row = inner { throw ToolError.usage("bad EVENT '\(line)': rows do not nest") }
@@ -164,10 +169,11 @@ public indirect enum EventCommand: Equatable, Sendable, CustomStringConvertible 
     }
   }
 
-  /// A word as a value: integers, numbers and booleans are typed, the rest stays text.
+  /// A word as a value: integers, finite numbers and booleans are typed, the rest stays text
+  /// (`nan`, `inf` and `1e400` too: no control takes them as numbers).
   static func value(_ word: String) -> LuaValue {
     if let integer = Int64(word) { return .integer(integer) }
-    if let number = Double(word) { return .number(number) }
+    if let number = Double(word), number.isFinite { return .number(number) }
     if word == "true" { return .boolean(true) }
     if word == "false" { return .boolean(false) }
     return .string(word)

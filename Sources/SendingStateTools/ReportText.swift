@@ -64,23 +64,25 @@ public struct ReportText: Sendable {
   /// length shown, and `"`, `\`, and every character ``VisibleText`` escapes written as escapes.
   public static func quoted(_ value: String, limit: Int = valueLimit) -> String {
     let total = value.utf8.count
-    if total <= limit, !value.utf8.contains(where: mayNeedEscape) { return "\"" + value + "\"" }
-    var out = String.UnicodeScalarView()
-    out.append("\"")
-    var used = 0
-    var cut = false
-    for scalar in value.unicodeScalars {
-      let size = UTF8.width(scalar)
-      if used + size > limit {
-        cut = true
-        break
+    let shown = total > limit ? prefix(value, bytes: limit) : Substring(value)
+    let note = total > limit ? "… (\(total) bytes; cut at \(limit))" : ""
+    guard needsEscaping(shown.utf8) else { return "\"" + shown + note + "\"" }
+    // Runs of plain text are copied whole; only the characters to escape are written one by one.
+    var out = "\""
+    let scalars = shown.unicodeScalars
+    var run = scalars.startIndex
+    var index = scalars.startIndex
+    while index < scalars.endIndex {
+      let scalar = scalars[index]
+      if let escape = escape(scalar) {
+        out += String(scalars[run..<index])
+        out += escape
+        run = scalars.index(after: index)
       }
-      used += size
-      append(scalar, to: &out)
+      index = scalars.index(after: index)
     }
-    if cut { out.append(contentsOf: "… (\(total) bytes; cut at \(limit))".unicodeScalars) }
-    out.append("\"")
-    return String(out)
+    out += String(scalars[run..<scalars.endIndex])
+    return out + note + "\""
   }
 
   /// `value` cut past `limit` bytes with its length shown, as plain text (an id in the text
@@ -88,33 +90,62 @@ public struct ReportText: Sendable {
   public static func cut(_ value: String, limit: Int = valueLimit) -> String {
     let total = value.utf8.count
     guard total > limit else { return value }
-    var out = String.UnicodeScalarView()
-    var used = 0
-    for scalar in value.unicodeScalars {
-      used += UTF8.width(scalar)
-      if used > limit { break }
-      out.append(scalar)
+    return prefix(value, bytes: limit) + "… (\(total) bytes; cut at \(limit))"
+  }
+
+  /// The longest prefix of `value` within `bytes` UTF-8 bytes that ends on a character boundary.
+  static func prefix(_ value: String, bytes: Int) -> Substring {
+    let utf8 = value.utf8
+    var end = utf8.index(utf8.startIndex, offsetBy: max(0, bytes), limitedBy: utf8.endIndex) ?? utf8.endIndex
+    // Back off to the start of a scalar (at most three bytes: continuation bytes are 10xxxxxx).
+    while end > utf8.startIndex, end < utf8.endIndex, utf8[end] & 0xC0 == 0x80 { end = utf8.index(before: end) }
+    return value[..<end]
+  }
+
+  /// Whether any byte sequence in `bytes` is one ``quoted(_:limit:)`` escapes: `"`, `\`, C0,
+  /// DEL, C1 (C2 80–9F), the bidi controls (E2 80 8E/8F/AA–AE, E2 81 A6–A9) or the Arabic
+  /// letter mark (D8 9C). A byte scan, so plain text (the usual case) is copied whole.
+  static func needsEscaping(_ bytes: Substring.UTF8View) -> Bool {
+    func scan(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+      var index = 0
+      let count = buffer.count
+      while index < count {
+        let byte = buffer[index]
+        switch byte {
+        case 0x00...0x1F, 0x22, 0x5C, 0x7F: return true
+        case 0xC2:
+          if index + 1 < count, (0x80...0x9F).contains(buffer[index + 1]) { return true }
+        case 0xD8:
+          if index + 1 < count, buffer[index + 1] == 0x9C { return true }
+        case 0xE2:
+          if index + 2 < count {
+            let second = buffer[index + 1]
+            let third = buffer[index + 2]
+            if second == 0x80, third == 0x8E || third == 0x8F || (0xAA...0xAE).contains(third) { return true }
+            if second == 0x81, (0xA6...0xA9).contains(third) { return true }
+          }
+        default: break
+        }
+        index += 1
+      }
+      return false
     }
-    return String(out) + "… (\(total) bytes; cut at \(limit))"
+    if let found = bytes.withContiguousStorageIfAvailable(scan) { return found }
+    return Array(bytes).withUnsafeBufferPointer(scan)
   }
 
-  /// A byte that may start something to escape: `"`, `\`, C0, DEL, and the lead bytes of C1
-  /// controls (0xC2), bidi controls (0xE2) and the Arabic letter mark (0xD8).
-  private static func mayNeedEscape(_ byte: UInt8) -> Bool {
-    byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xC2 || byte == 0xE2 || byte == 0xD8
-  }
-
-  private static func append(_ scalar: Unicode.Scalar, to out: inout String.UnicodeScalarView) {
+  /// The escape of `scalar` in a JSON string, or `nil` when it stays as it is.
+  private static func escape(_ scalar: Unicode.Scalar) -> String? {
     switch scalar {
-    case "\"": out.append(contentsOf: "\\\"".unicodeScalars)
-    case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
-    case "\n": out.append(contentsOf: "\\n".unicodeScalars)
-    case "\r": out.append(contentsOf: "\\r".unicodeScalars)
-    case "\t": out.append(contentsOf: "\\t".unicodeScalars)
+    case "\"": return "\\\""
+    case "\\": return "\\\\"
+    case "\n": return "\\n"
+    case "\r": return "\\r"
+    case "\t": return "\\t"
     case let other where other.value < 0x20 || VisibleText.needsEscape(other):
       let hex = String(other.value, radix: 16)
-      out.append(contentsOf: ("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex).unicodeScalars)
-    default: out.append(scalar)
+      return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    default: return nil
     }
   }
 

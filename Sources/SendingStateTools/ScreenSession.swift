@@ -215,7 +215,7 @@ public final class ScreenSession {
   }
 
   /// `increment` for `{ type = "increment" }`, bounded JSON of the action otherwise.
-  static func actionSummary(_ action: LuaValue) -> String {
+  package static func actionSummary(_ action: LuaValue) -> String {
     if case .table(let table) = action, table.fields.count == 1, let type = table.fields["type"]?.stringValue {
       return ReportText.cut(type, limit: summaryLimit)
     }

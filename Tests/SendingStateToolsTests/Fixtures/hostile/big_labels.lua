@@ -1,5 +1,5 @@
 -- Hostile: one 4 MiB string shown by 60 labels (the host's copies of it, not Lua's heap, are
--- what grows). `tap grow` changes one byte of it, so every step has a new tree.
+-- what grows). `tap grow` changes its first bytes, so every step has a new tree (in a cut one too).
 local big = string.rep("x", 4 * 1024 * 1024)
 
 return {
@@ -13,7 +13,7 @@ return {
     return ui.stack(labels)
   end,
   configure = function(view, state)
-    local text = big .. tostring(state.n)
+    local text = tostring(state.n) .. big
     for i = 1, 60 do view["l" .. i].text = text end
   end,
   events = function(view, on)
