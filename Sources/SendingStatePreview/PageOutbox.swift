@@ -87,6 +87,18 @@ package final class PageOutbox: AsyncSequence, Sendable {
     waiter?.resume()
   }
 
+  /// Takes every message queued now, without waiting (a page that fell behind is left stale:
+  /// its `full` message is made by ``next()``). For tests and the fuzz target, which drive the
+  /// host synchronously.
+  package func takeQueued() -> [String] {
+    state.withLock { state in
+      let messages = Array(state.queue)
+      state.queue.removeAll()
+      state.bytes = 0
+      return messages
+    }
+  }
+
   /// Bytes queued now.
   package var queuedBytes: Int { state.withLock { $0.bytes } }
   /// What was dropped so far.

@@ -152,8 +152,11 @@ package struct PreviewRequest: Equatable, Sendable {
     case "type": command = .type(id, try value())
     case "gesture":
       let params = wire.params ?? [:]
-      guard params.count <= 10, params.allSatisfy({ $0.key.utf8.count <= 40 && $0.value.utf8.count <= 100 }) else {
-        throw Invalid(description: "gesture parameters: at most 10, short keys and values")
+      // (Keys as the EVENT grammar can write them: not empty, no '=', so the log's line replays.)
+      guard params.count <= 10,
+        params.allSatisfy({ !$0.key.isEmpty && !$0.key.contains("=") && $0.key.utf8.count <= 40 && $0.value.utf8.count <= 100 })
+      else {
+        throw Invalid(description: "gesture parameters: at most 10, keys of 1…40 bytes without '=', values of at most 100")
       }
       command = .gesture(id, try kind(), params)
     default:

@@ -165,7 +165,7 @@ package struct PreviewServer: Sendable {
 
   // MARK: - Routes
 
-  func makeRouter() -> Router<BasicRequestContext> {
+  package func makeRouter() -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     let server = self
     router.get("{token}") { request, context in
@@ -200,7 +200,7 @@ package struct PreviewServer: Sendable {
     allowed(token: context.parameters.get("token"), authority: request.head.authority)
   }
 
-  func allowed(token given: String?, authority: String?) -> Bool {
+  package func allowed(token given: String?, authority: String?) -> Bool {
     guard let given, token.matches(given) else { return false }
     guard configuration.isLoopback else { return true }
     guard let authority else { return false }
@@ -210,7 +210,7 @@ package struct PreviewServer: Sendable {
 
   /// `GET /TOKEN/ws` with the token, a loopback `Host`, and (when a browser sends one) the
   /// page's own `Origin`.
-  func upgradeAllowed(_ head: HTTPRequest) -> Bool {
+  package func upgradeAllowed(_ head: HTTPRequest) -> Bool {
     guard head.method == .get, let path = head.path?.split(separator: "?").first else { return false }
     let parts = path.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0].isEmpty, parts[2] == "ws", allowed(token: String(parts[1]), authority: head.authority) else {

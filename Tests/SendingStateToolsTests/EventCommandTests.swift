@@ -27,6 +27,23 @@ struct EventCommandTests {
     }
   }
 
+  @Test("any command's description reads back as the same command: quotes, backslashes, spaces, empty words")
+  func oddWordsRoundTrip() throws {
+    let odd = ["say \"hi\"", "it's", "both ' and \"", "back\\slash", "end\\", "\\\"", "", " ", "\t", "a  b", "'", "\""]
+    var commands: [EventCommand] = []
+    for word in odd {
+      commands += [.tap(word), .send(word, word), .set("x", word), .type(word, word), .gesture(word, "swipe", ["k": word])]
+      commands.append(.row(word.isEmpty ? "l" : word, 3, .type("x", word)))
+    }
+    for command in commands {
+      #expect(try EventCommand(parsing: command.description) == command, "\(command.description)")
+    }
+    // A backslash outside quotes, or before any other character, stays as typed.
+    #expect(try EventCommand(parsing: #"type path C:\dir\x"#) == .type("path", #"C:\dir\x"#))
+    #expect(try EventCommand(parsing: #"type path "C:\dir""#) == .type("path", #"C:\dir"#))
+    #expect(try EventCommand(parsing: #"type q "say \"hi\"""#) == .type("q", #"say "hi""#))
+  }
+
   @Test("bad events are usage errors that say what is expected", arguments: [
     ("", "empty EVENT (try: tap ID)"),
     ("tap", "bad EVENT 'tap': expected 'tap ID'"),
