@@ -1,5 +1,5 @@
 -- Hostile: a timer that re-arms itself at once, for ever, and changes the state each time
--- (every batch of results is a step for `run --settle` and `repl`).
+-- (every batch of results is a step for `run --settle` and `repl`), with 1 MiB of state in it.
 return {
   state = { ticks = 0, pad = "" },
   schema = { ticks = "integer", pad = "string" },
@@ -20,7 +20,7 @@ return {
   handle = function(action, store)
     store:update(function(s)
       s.ticks = s.ticks + 1
-      s.pad = string.rep(string.char(65 + s.ticks % 26), 256 * 1024)
+      s.pad = string.rep(string.char(65 + s.ticks % 26), 1024 * 1024)
     end)
     store:after(0, "tick")
   end,
