@@ -5,6 +5,7 @@
 ** objects it needs (TLS, LDAP, Kerberos, SSH, RTMP, IDN) were loaded and relocated by every
 ** start of the CLI, most of which never fetch. Only its header is used at build time.
 */
+#define _POSIX_C_SOURCE 200809L
 #include "fetch.h"
 
 #include <curl/curl.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct ssfetch_cancel {
   int set;  /* read and written with __atomic builtins only */
@@ -28,15 +30,53 @@ static int is_cancelled(ssfetch_cancel *flag) {
   return flag != NULL && __atomic_load_n(&flag->set, __ATOMIC_ACQUIRE);
 }
 
-/* The body as it arrives, and whether the limit stopped it. */
+/* The body as it arrives, and whether a limit stopped it. */
 typedef struct Transfer {
   char *body;
   size_t length;
   size_t capacity;
   size_t max_bytes;
   int too_large;
+  int over_budget;  /* the pool's fetches together would hold more than its budget */
   ssfetch_cancel *cancel;
+  ssfetch_pool *pool;
 } Transfer;
+
+/* What the bodies of the transfers of a pool hold, and the most they may: a script may start
+** many fetches, each under max_bytes, and their buffers live outside the Lua heap. The process
+** has one pool; tests make their own. Read and written with __atomic builtins only. */
+struct ssfetch_pool {
+  size_t held;
+  size_t budget;
+};
+
+static ssfetch_pool process_pool = {0, (size_t)SSFETCH_DEFAULT_BUDGET};
+
+ssfetch_pool *ssfetch_pool_new(size_t budget) {
+  ssfetch_pool *pool = calloc(1, sizeof *pool);
+  if (pool != NULL) pool->budget = budget;
+  return pool;
+}
+
+void ssfetch_pool_free(ssfetch_pool *pool) { free(pool); }
+
+size_t ssfetch_pool_held(const ssfetch_pool *pool) {
+  return __atomic_load_n(&(pool ? pool : &process_pool)->held, __ATOMIC_RELAXED);
+}
+
+/* Takes `bytes` from the pool's budget; 0 when that would pass it. */
+static int reserve(ssfetch_pool *pool, size_t bytes) {
+  size_t now = __atomic_add_fetch(&pool->held, bytes, __ATOMIC_RELAXED);
+  if (now > pool->budget) {
+    __atomic_sub_fetch(&pool->held, bytes, __ATOMIC_RELAXED);
+    return 0;
+  }
+  return 1;
+}
+
+static void release(ssfetch_pool *pool, size_t bytes) {
+  if (pool != NULL) __atomic_sub_fetch(&pool->held, bytes, __ATOMIC_RELAXED);
+}
 
 /* libcurl's write callback: keeps at most max_bytes; returning less than given aborts. */
 static size_t on_data(char *data, size_t size, size_t count, void *context) {
@@ -51,8 +91,15 @@ static size_t on_data(char *data, size_t size, size_t count, void *context) {
     size_t capacity = transfer->capacity ? transfer->capacity : 16384;
     while (capacity < transfer->length + bytes) capacity *= 2;
     if (capacity > transfer->max_bytes) capacity = transfer->max_bytes;
+    if (!reserve(transfer->pool, capacity - transfer->capacity)) {
+      transfer->over_budget = 1;
+      return 0;
+    }
     char *grown = realloc(transfer->body, capacity);
-    if (grown == NULL) return 0;
+    if (grown == NULL) {
+      release(transfer->pool, capacity - transfer->capacity);
+      return 0;
+    }
     transfer->body = grown;
     transfer->capacity = capacity;
   }
@@ -77,6 +124,11 @@ static struct {
   CURLcode (*easy_getinfo)(CURL *curl, CURLINFO info, ...);
   void (*easy_cleanup)(CURL *curl);
   const char *(*easy_strerror)(CURLcode code);
+  CURLU *(*url)(void);
+  CURLUcode (*url_set)(CURLU *handle, CURLUPart part, const char *content, unsigned int flags);
+  CURLUcode (*url_get)(const CURLU *handle, CURLUPart part, char **content, unsigned int flags);
+  void (*url_cleanup)(CURLU *handle);
+  void (*free)(void *p);
 } curl;
 
 /* Why libcurl could not be opened (empty once it is). */
@@ -108,11 +160,28 @@ static void global_init(void) {
   *(void **)&curl.easy_getinfo = find(library, "curl_easy_getinfo");
   *(void **)&curl.easy_cleanup = find(library, "curl_easy_cleanup");
   *(void **)&curl.easy_strerror = find(library, "curl_easy_strerror");
+  *(void **)&curl.url = find(library, "curl_url");
+  *(void **)&curl.url_set = find(library, "curl_url_set");
+  *(void **)&curl.url_get = find(library, "curl_url_get");
+  *(void **)&curl.url_cleanup = find(library, "curl_url_cleanup");
+  *(void **)&curl.free = find(library, "curl_free");
   if (load_error[0] == 0) curl.global_init(CURL_GLOBAL_DEFAULT);
   /* The library stays open for the process's life, as a linked one would. */
 }
 
+/* In words, for the few URL errors a script can cause. */
+static const char *url_error(CURLUcode code) {
+  switch (code) {
+    case CURLUE_BAD_SCHEME: case CURLUE_UNSUPPORTED_SCHEME: return "only http and https URLs are fetched";
+    case CURLUE_NO_HOST: return "the URL names no host";
+    case CURLUE_BAD_PORT_NUMBER: return "a bad port number";
+    case CURLUE_MALFORMED_INPUT: return "malformed";
+    default: return "malformed";
+  }
+}
+
 static int classify(CURLcode code, const Transfer *transfer) {
+  if (transfer->over_budget) return SSFETCH_OVER_BUDGET;
   if (transfer->too_large || code == CURLE_FILESIZE_EXCEEDED) return SSFETCH_TOO_LARGE;
   if (is_cancelled(transfer->cancel)) return SSFETCH_CANCELLED;
   switch (code) {
@@ -129,8 +198,93 @@ static int classify(CURLcode code, const Transfer *transfer) {
   }
 }
 
+/* Lower-cases ASCII letters in place. */
+static void lower(char *text) {
+  for (; *text; text++)
+    if (*text >= 'A' && *text <= 'Z') *text = (char)(*text - 'A' + 'a');
+}
+
+int ssfetch_authority(const char *url, ssfetch_authority_t *out) {
+  memset(out, 0, sizeof *out);
+  pthread_once(&global_once, global_init);
+  if (load_error[0] != 0) {
+    snprintf(out->problem, sizeof out->problem, "%s", load_error);
+    return -1;
+  }
+  CURLU *handle = curl.url();
+  if (handle == NULL) {
+    snprintf(out->problem, sizeof out->problem, "out of memory");
+    return -1;
+  }
+  char *scheme = NULL, *host = NULL, *port = NULL;
+  int status = -1;
+  CURLUcode code = curl.url_set(handle, CURLUPART_URL, url, 0);
+  if (code != CURLUE_OK) {
+    snprintf(out->problem, sizeof out->problem, "not a URL libcurl can fetch: %s", url_error(code));
+    out->bad_scheme = code == CURLUE_BAD_SCHEME || code == CURLUE_UNSUPPORTED_SCHEME;
+  } else if (curl.url_get(handle, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+             (strcmp(scheme, "http") != 0 && strcmp(scheme, "https") != 0)) {
+    snprintf(out->problem, sizeof out->problem, "only http and https URLs are fetched");
+    out->bad_scheme = 1;
+  } else if (curl.url_get(handle, CURLUPART_HOST, &host, 0) != CURLUE_OK || host[0] == '\0') {
+    snprintf(out->problem, sizeof out->problem, "the URL names no host");
+  } else if (strlen(host) >= sizeof out->host) {
+    snprintf(out->problem, sizeof out->problem, "the URL's host name is too long");
+  } else {
+    snprintf(out->host, sizeof out->host, "%s", host);
+    lower(out->host);
+    out->explicit_port = curl.url_get(handle, CURLUPART_PORT, &port, 0) == CURLUE_OK;
+    if (!out->explicit_port) curl.url_get(handle, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT);
+    out->port = port ? strtol(port, NULL, 10) : 0;
+    status = 0;
+  }
+  curl.free(scheme);
+  curl.free(host);
+  curl.free(port);
+  curl.url_cleanup(handle);
+  return status;
+}
+
+int ssfetch_allows(const ssfetch_authority_t *authority, const char *const *hosts, size_t count) {
+  if (hosts == NULL) return 1;
+  for (size_t i = 0; i < count; i++) {
+    char pattern[300];
+    long wanted = -1;
+    snprintf(pattern, sizeof pattern, "%s", hosts[i]);
+    lower(pattern);
+    /* "name:port" (a bracketed IPv6 address keeps its colons inside the brackets) */
+    char *colon = strrchr(pattern, ':');
+    if (colon != NULL && strchr(colon, ']') == NULL && (pattern[0] != '[' || colon > strchr(pattern, ']'))) {
+      char *end = NULL;
+      wanted = strtol(colon + 1, &end, 10);
+      if (end == colon + 1 || *end != '\0') continue;
+      *colon = '\0';
+    }
+    if (wanted >= 0 && wanted != authority->port) continue;
+    if (strcmp(pattern, "*") == 0 || strcmp(pattern, authority->host) == 0) return 1;
+    if (pattern[0] == '*' && pattern[1] == '.') {
+      size_t suffix = strlen(pattern) - 1, length = strlen(authority->host);
+      if (length > suffix && strcmp(authority->host + length - suffix, pattern + 1) == 0) return 1;
+    }
+  }
+  return 0;
+}
+
+/* "host" or "host:port" as a URL wrote it. */
+static void shown(const ssfetch_authority_t *authority, char *out, size_t size) {
+  if (authority->explicit_port)
+    snprintf(out, size, "%s:%ld", authority->host, authority->port);
+  else
+    snprintf(out, size, "%s", authority->host);
+}
+
 int ssfetch_get(const char *url, size_t max_bytes, long timeout_ms, ssfetch_cancel *cancel,
                 ssfetch_result *out) {
+  return ssfetch_get_within(url, NULL, 0, max_bytes, timeout_ms, cancel, NULL, out);
+}
+
+int ssfetch_get_within(const char *url, const char *const *hosts, size_t host_count, size_t max_bytes,
+                       long timeout_ms, ssfetch_cancel *cancel, ssfetch_pool *pool, ssfetch_result *out) {
   memset(out, 0, sizeof *out);
   pthread_once(&global_once, global_init);
   if (load_error[0] != 0) {
@@ -144,9 +298,8 @@ int ssfetch_get(const char *url, size_t max_bytes, long timeout_ms, ssfetch_canc
     strcpy(out->message, "libcurl could not start a transfer (out of memory?)");
     return out->outcome;
   }
-  Transfer transfer = {NULL, 0, 0, max_bytes, 0, cancel};
+  Transfer transfer = {NULL, 0, 0, max_bytes, 0, 0, cancel, pool ? pool : &process_pool};
   char error[CURL_ERROR_SIZE] = "";
-  curl.easy_setopt(handle, CURLOPT_URL, url);
   curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
   /* Only http and https, redirects included: a libcurl that cannot promise it (older than
   ** 7.85) does not fetch at all. */
@@ -160,9 +313,9 @@ int ssfetch_get(const char *url, size_t max_bytes, long timeout_ms, ssfetch_canc
     curl.easy_cleanup(handle);
     return out->outcome;
   }
-  curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 1L);
-  curl.easy_setopt(handle, CURLOPT_MAXREDIRS, 5L);
-  curl.easy_setopt(handle, CURLOPT_TIMEOUT_MS, timeout_ms > 0 ? timeout_ms : 1L);
+  /* Redirects are followed here, not by libcurl: every URL a fetch connects to, the first and
+  ** each redirect's, is read by libcurl's own URL parser and held to the grant (`hosts`). */
+  curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 0L);
   curl.easy_setopt(handle, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max_bytes);
   curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, on_data);
   curl.easy_setopt(handle, CURLOPT_WRITEDATA, &transfer);
@@ -171,15 +324,87 @@ int ssfetch_get(const char *url, size_t max_bytes, long timeout_ms, ssfetch_canc
   curl.easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
   curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, error);
   curl.easy_setopt(handle, CURLOPT_USERAGENT, "sendingstate");
-  CURLcode code = curl.easy_perform(handle);
-  curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &out->status);
+  /* One deadline for the whole fetch, redirects included. */
+  struct timespec started;
+  clock_gettime(CLOCK_MONOTONIC, &started);
+  long budget = timeout_ms > 0 ? timeout_ms : 1L;
+  char *current = strdup(url);
+  char *previous = NULL;
+  CURLcode code = CURLE_OK;
+  int hops = 0;
+  out->outcome = -1;
+  while (current != NULL) {
+    ssfetch_authority_t authority;
+    if (ssfetch_authority(current, &authority) != 0) {
+      out->outcome = previous || authority.bad_scheme ? SSFETCH_SCHEME : SSFETCH_FAILED;
+      if (previous)
+        snprintf(out->message, sizeof out->message, "%.100s redirected to %.100s: %s", previous, current, authority.problem);
+      else
+        snprintf(out->message, sizeof out->message, "%s", authority.problem);
+      break;
+    }
+    if (!ssfetch_allows(&authority, hosts, host_count)) {
+      char where[300], granted[200] = "";
+      size_t used = 0;
+      shown(&authority, where, sizeof where);
+      for (size_t i = 0; i < host_count && used < sizeof granted - 1; i++) {
+        int n = snprintf(granted + used, sizeof granted - used, "%s%s", i ? ", " : "", hosts[i]);
+        if (n < 0) break;
+        used += (size_t)n;
+      }
+      out->outcome = SSFETCH_NOT_GRANTED;
+      if (previous)
+        snprintf(out->message, sizeof out->message,
+                 "%.100s redirected to %.100s, which the net capability does not list (it lists %.80s)", previous, where, granted);
+      else
+        snprintf(out->message, sizeof out->message, "%.100s is not one of the hosts the net capability lists (%.80s)", where, granted);
+      break;
+    }
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long elapsed = (long)(now.tv_sec - started.tv_sec) * 1000 + (now.tv_nsec - started.tv_nsec) / 1000000;
+    if (elapsed >= budget) {
+      code = CURLE_OPERATION_TIMEDOUT;
+      break;
+    }
+    transfer.length = 0;  /* (a redirect's own body is not the answer) */
+    error[0] = '\0';
+    curl.easy_setopt(handle, CURLOPT_URL, current);
+    curl.easy_setopt(handle, CURLOPT_TIMEOUT_MS, budget - elapsed);
+    code = curl.easy_perform(handle);
+    if (code != CURLE_OK) break;
+    long status = 0;
+    char *location = NULL;
+    curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
+    out->status = status;
+    if (status < 300 || status > 399 || curl.easy_getinfo(handle, CURLINFO_REDIRECT_URL, &location) != CURLE_OK ||
+        location == NULL)
+      break;  /* an answer (a 3xx without a location is one too) */
+    if (++hops > SSFETCH_MAX_REDIRECTS) {
+      code = CURLE_TOO_MANY_REDIRECTS;
+      break;
+    }
+    free(previous);
+    previous = current;
+    current = strdup(location);  /* (libcurl made it absolute; it owns `location`) */
+  }
+  free(previous);
+  free(current);
   curl.easy_cleanup(handle);
+  if (out->outcome >= 0) {  /* refused before connecting */
+    free(transfer.body);
+    release(transfer.pool, transfer.capacity);
+    return out->outcome;
+  }
   out->outcome = classify(code, &transfer);
   if (out->outcome == SSFETCH_OK) {
     out->body = transfer.body;
     out->length = transfer.length;
+    out->held = transfer.capacity;  /* (released by ssfetch_free) */
+    out->pool = transfer.pool;
   } else {
     free(transfer.body);
+    release(transfer.pool, transfer.capacity);
     const char *words = error[0] ? error : curl.easy_strerror(code);
     snprintf(out->message, sizeof out->message, "%s", words);
   }
@@ -187,6 +412,8 @@ int ssfetch_get(const char *url, size_t max_bytes, long timeout_ms, ssfetch_canc
 }
 
 void ssfetch_free(ssfetch_result *result) {
+  release(result->pool, result->held);
+  result->held = 0;
   free(result->body);
   result->body = NULL;
   result->length = 0;

@@ -150,6 +150,21 @@ size_t sslua_max_string (lua_State *L) { return gethost(L)->max_string; }
 ** across the boundary), then a traceback. Host chunks (named "=...") are
 ** skipped: the position a person needs is in their script.
 */
+/*
+** The length of the position ("chunk:12: ") that starts `msg` when its chunk is one of the
+** host's own, else 0.
+*/
+static size_t host_position (lua_State *L, const char *msg) {
+  for (const char *p = msg; *p != '\0' && *p != '\n'; p++) {
+    if (*p != ':') continue;
+    const char *q = p + 1;
+    while (*q >= '0' && *q <= '9') q++;
+    if (q > p + 1 && q[0] == ':' && q[1] == ' ')
+      return sslua_is_host_chunk(L, msg, (size_t)(p - msg)) ? (size_t)(q + 2 - msg) : 0;
+  }
+  return 0;
+}
+
 static int msghandler (lua_State *L) {
   Host *h = gethost(L);
   int saved_enforce = h->enforce;
@@ -170,13 +185,18 @@ static int msghandler (lua_State *L) {
       msg = lua_pushfstring(L, "(error object is a %s value)",
                             luaL_typename(L, 1));
   }
-  if (!sslua_has_position(msg)) {
-    lua_Debug ar;
-    int level;
-    for (level = 1; lua_getstack(L, level, &ar); level++) {
-      if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0 && ar.source[0] != '=') {
-        msg = lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.currentline, msg);
-        break;
+  {
+    /* No position, or one in the host's own Lua (a library function the sandbox's Lua
+    ** called raised it: "sandbox:12: bad argument…"): the script's line is the one to show. */
+    size_t skip = host_position(L, msg);
+    if (skip > 0 || !sslua_has_position(msg)) {
+      lua_Debug ar;
+      int level;
+      for (level = 1; lua_getstack(L, level, &ar); level++) {
+        if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0 && ar.source[0] != '=') {
+          msg = lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.currentline, msg + skip);
+          break;
+        }
       }
     }
   }

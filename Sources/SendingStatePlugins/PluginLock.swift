@@ -68,18 +68,28 @@ public struct PluginLock: Sendable, Equatable {
   /// - Throws: ``PluginError`` (plugin `lockfile`) saying what is wrong with the file, with its
   ///   line and column for text that is not JSON.
   public static func read(_ path: String) throws(PluginError) -> PluginLock {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw PluginError(plugin: "lockfile", file: path, message: "cannot read the lockfile; write it again with sendingstate plugins lock")
+    }
+    return try PluginLock(json: data, file: path)
+  }
+
+  /// Reads a lockfile's text (the one decoder of lockfiles; `file` is named in errors).
+  ///
+  /// - Throws: ``PluginError`` (plugin `lockfile`) saying what is wrong, with the line and
+  ///   column for text that is not JSON.
+  public init(json data: Data, file path: String) throws(PluginError) {
     func problem(_ message: String) -> PluginError {
       PluginError(plugin: "lockfile", file: path, message: message + "; write it again with sendingstate plugins lock")
     }
-    guard let data = FileManager.default.contents(atPath: path) else { throw problem("cannot read the lockfile") }
     let value: LuaValue
-    do {
-      value = try LuaValue(json: data, root: fileName)
+    do throws(LuaBridgeError) {
+      value = try LuaValue(json: data, root: Self.fileName)
     } catch {
       throw problem(error.description)
     }
-    guard value["lockfile"].intValue == formatVersion else {
-      throw problem("not a lockfile this host reads (\"lockfile\": \(formatVersion) expected)")
+    guard value["lockfile"].intValue == Self.formatVersion else {
+      throw problem("not a lockfile this host reads (\"lockfile\": \(Self.formatVersion) expected)")
     }
     guard let table = value["plugins"].tableValue, table.sequence.isEmpty else {
       throw problem("\"plugins\" must be an object of plugins by name")
@@ -100,7 +110,7 @@ public struct PluginLock: Sendable, Equatable {
       }
       lock.plugins[name] = Entry(version: version, sha256: hash, capabilities: capabilities)
     }
-    return lock
+    self = lock
   }
 
   /// The lockfile's text: JSON, keys sorted, one plugin per line (stable under version control).

@@ -54,6 +54,26 @@ public struct PluginManifest: Equatable, Sendable {
     return checkedSources[String(path.dropFirst(prefix.count))]
   }
 
+  /// Reads every script the manifest names through the one loader (``ScriptFile``: inside the
+  /// folder once links are followed, regular UTF-8 files of bounded size), by path inside the
+  /// folder.
+  ///
+  /// - Throws: ``PluginError`` naming the first file that cannot be read, and why.
+  func readScripts() throws(PluginError) -> [String: String] {
+    var files = Array(moduleFiles.values) + componentFiles.values.map(\.file) + unitFiles.values.map(\.file) + middleware.map(\.file)
+    files.sort()
+    var texts: [String: String] = [:]
+    let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+    for file in files {
+      do {
+        texts[String(file.dropFirst(prefix.count))] = try ScriptFile.read(file, root: folder)
+      } catch {
+        throw PluginError(plugin: name, file: file, message: error.message)
+      }
+    }
+    return texts
+  }
+
   /// The files of the modules it provides, by the name scripts require
   /// (`"analytics.events"` → `…/analytics/events.lua`).
   public var moduleFiles: [String: String] {
@@ -125,22 +145,25 @@ public struct PluginManifest: Equatable, Sendable {
   public static func load(folder: String, hostAPI: SemanticVersion, text: String? = nil) throws(PluginError) -> PluginManifest {
     let file = (folder as NSString).appendingPathComponent(fileName)
     let folderName = (folder as NSString).lastPathComponent
-    guard text != nil || FileManager.default.fileExists(atPath: file) else {
+    let exists = FileManager.default.fileExists(atPath: file) || (try? FileManager.default.destinationOfSymbolicLink(atPath: file)) != nil
+    guard text != nil || exists else {
       throw PluginError(plugin: folderName, file: file, message: "no \(fileName) in \(folder) (a plugin folder starts with one)")
     }
     let value: LuaValue
+    let source: String
     do {
+      // Read once, by the one loader (inside the folder, a regular text file), or the text a
+      // lockfile check hashed.
+      source = try text ?? ScriptFile.read(file, root: folder)
       let runtime = try LuaRuntime(configuration: .init(limits: limits))
       runtime.output = { _ in }
-      let chunk = try text.map { try runtime.load($0, chunkName: file) } ?? runtime.loadFile(file)
-      let results = try runtime.call(chunk, context: "the plugin manifest")
+      let results = try runtime.call(try runtime.load(source, chunkName: file), context: "the plugin manifest")
       value = results.first ?? .nil
     } catch let error as ScriptError {
       throw PluginError(plugin: folderName, file: file, line: error.line, message: error.message)
     } catch {
       throw PluginError(plugin: folderName, file: file, message: "\(error)")
     }
-    let source = text ?? FileManager.default.contents(atPath: file).map { String(decoding: $0, as: UTF8.self) } ?? ""
     var reader = ManifestReader(value: value, file: file, source: source, plugin: folderName)
     return try reader.manifest(folder: folder, hostAPI: hostAPI)
   }

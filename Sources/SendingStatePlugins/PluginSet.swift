@@ -235,6 +235,17 @@ public struct PluginSet: Sendable {
           continue
         }
         manifest.checkedSources = checked.sources
+        if lock == nil {
+          // Without a lockfile, the files the manifest names are read now, by the one loader
+          // (inside the folder, regular text files): a plugin with one that is not is left out,
+          // and the screen runs the very text read here.
+          do {
+            manifest.checkedSources = try manifest.readScripts()
+          } catch {
+            set.problems.append(error)
+            continue
+          }
+        }
       }
       set.plugins.append(manifest)
       set.capabilities[manifest.name] = manifest.requested

@@ -84,9 +84,9 @@ package final class PreviewHost {
   nonisolated package static let logLimit = 200
   /// Most pages connected at once.
   nonisolated package static let clientLimit = 16
-  /// The most bytes queued for one page (2 MiB); past it the page gets a `full` message when
+  /// The most bytes queued for one page (1 MiB); past it the page gets a `full` message when
   /// it reads again (see ``PageOutbox``).
-  nonisolated package static let pageBudget = 2 << 20
+  nonisolated package static let pageBudget = 1 << 20
   /// The most bytes of one log entry's event, of each of its actions and of their list; of a
   /// warning; of the screen's name and path.
   nonisolated static let entryLimit = 1 << 10
@@ -237,10 +237,11 @@ package final class PreviewHost {
   /// Pushes changes made without an event (effects finishing, their errors); called on a timer.
   package func refresh() {
     guard !clients.isEmpty else { return }
-    let errors = session.screen.asyncErrors
+    // (By count: the screen keeps its most recent errors only.)
+    let count = session.screen.asyncErrorCount
     var changed = false
-    if errors.count > knownAsyncErrors, let last = errors.last {
-      knownAsyncErrors = errors.count
+    if count > knownAsyncErrors, let last = session.screen.asyncErrors.last {
+      knownAsyncErrors = count
       setError(.script(last), fromReload: false)
       changed = true
     }

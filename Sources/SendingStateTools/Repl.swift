@@ -79,13 +79,16 @@ public final class Repl {
         write("(no actions yet)", false)
         return false
       }
+      // (The screen keeps its most recent actions: they are numbered as dispatched.)
+      let first = session.screen.actionCount - log.count
       var block = ReportText()
+      if first > 0 { block.append("(the first \(first) actions are no longer kept)\n") }
       for (offset, action) in log.enumerated() {
         if block.isFull {
           block.append("\n… \(log.count - offset) more actions left out (report budget \(block.limitText))")
           break
         }
-        block.append((offset > 0 ? "\n" : "") + "\(offset + 1). " + ScreenSession.actionSummary(action))
+        block.append((offset > 0 ? "\n" : "") + "\(first + offset + 1). " + ScreenSession.actionSummary(action))
       }
       write(block.text, false)
     case "reload":

@@ -139,29 +139,34 @@ public final class ScreenSession {
     var settled = Settled()
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
-    var seenActions = screen.actionLog.count
-    var seenErrors = screen.asyncErrors.count
+    var seenActions = screen.actionCount
+    var seenErrors = screen.asyncErrorCount
     var state = screen.state
     while true {
-      if screen.actionLog.count > seenActions {
-        let actions = Array(screen.actionLog[seenActions...])
+      if screen.actionCount > seenActions {
+        // (The screen's log keeps the most recent actions only: what came since is taken by count.)
+        let actions = screen.actions(since: seenActions)
         let record = Record(
           event: "effect: \(ScreenSession.summaries(of: actions))", actions: actions, before: state, after: screen.state)
-        seenActions = screen.actionLog.count
+        seenActions = screen.actionCount
         state = record.after
         stepCount += 1
         settled.steps += 1
         each(record)
       }
-      if screen.asyncErrors.count > seenErrors {
-        for error in screen.asyncErrors[seenErrors...] {
+      if screen.asyncErrorCount > seenErrors {
+        let new = screen.asyncErrorCount - seenErrors
+        let kept = screen.asyncErrors.suffix(min(new, screen.asyncErrors.count))
+        for error in kept {
           if settled.errors.count < ScreenSession.errorLimit {
             settled.errors.append(error)
           } else {
             settled.moreErrors += 1
           }
         }
-        seenErrors = screen.asyncErrors.count
+        // (Errors the screen's log no longer keeps are counted too.)
+        settled.moreErrors += new - kept.count
+        seenErrors = screen.asyncErrorCount
       }
       guard screen.pendingEffects > 0, clock.now < deadline else { break }
       try? await Task.sleep(for: .milliseconds(1))

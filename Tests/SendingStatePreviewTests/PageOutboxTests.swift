@@ -96,19 +96,19 @@ struct SlowPageTests {
     }
     let (_, messages) = try #require(host.connect())
     let text = try #require(await messages.next())
-    #expect(text.utf8.count < 60 * (ReportText.valueLimit + 300) + 100_000)
-    #expect(text.contains("… (4194305 bytes; cut at 16384)"))
+    #expect(text.utf8.count < 60 * (PreviewTree.valueLimit + 300) + 100_000)
+    #expect(text.contains("… (4194305 bytes; cut at 4096)"))
   }
 
   @Test("past the tree's value budget, strings are replaced by a note of their length")
   func valueBudget() {
-    var budget = 20_000
+    var budget = 5_000
     let long = String(repeating: "y", count: 30_000)
     let first = PreviewTree.json(.string(long), budget: &budget)
-    #expect(first.hasSuffix("… (30000 bytes; cut at 16512)\""))
-    #expect(budget == 20_000 - (ReportText.valueLimit + 128))
+    #expect(first.hasSuffix("… (30000 bytes; cut at 4224)\""))
+    #expect(budget == 5_000 - (PreviewTree.valueLimit + 128))
     let second = PreviewTree.json(.string(long), budget: &budget)
-    #expect(second == "\"… (30000 bytes: left out, the screen's text is over the preview's 2 MiB)\"")
+    #expect(second == "\"… (30000 bytes: left out, the screen's text is over the preview's 1 MiB)\"")
     #expect(PreviewTree.json(.strings(["a", long]), budget: &budget) == "[\"a\",\(second)]")
   }
 }

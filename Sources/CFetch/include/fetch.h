@@ -3,7 +3,9 @@
 **
 ** Bounded: the body stops at `max_bytes` (a larger announced length is refused before any
 ** byte is read), the whole transfer stops at `timeout_ms`, and a cancel flag stops it within
-** a fraction of a second. Only http and https are allowed, redirects included (at most 5).
+** a fraction of a second. Only http and https are allowed, redirects included (at most 5),
+** and a fetch may be held to a list of hosts (a net grant): every URL it connects to, the
+** first and each redirect's, is read by libcurl's own URL parser and checked against it.
 ** The call blocks: run it on a thread of its own.
 */
 #ifndef SENDINGSTATE_FETCH_H
@@ -22,8 +24,40 @@ enum {
   SSFETCH_TLS = 6,         /* the TLS handshake or the certificate failed */
   SSFETCH_SCHEME = 7,      /* not http or https (a redirect included) */
   SSFETCH_REDIRECTS = 8,   /* more than 5 redirects */
-  SSFETCH_FAILED = 9       /* anything else; `message` says what */
+  SSFETCH_FAILED = 9,      /* anything else; `message` says what */
+  SSFETCH_NOT_GRANTED = 10, /* a URL (a redirect's) outside the hosts granted; `message` says which */
+  SSFETCH_OVER_BUDGET = 11  /* the fetches under way would hold more than the process's budget */
 };
+
+/* The bodies of all of the process's fetches under way (and results not yet freed) hold at most
+** this many bytes together. */
+#define SSFETCH_DEFAULT_BUDGET 67108864 /* 64 MiB */
+
+/* A budget fetches share (NULL: the process's). */
+typedef struct ssfetch_pool ssfetch_pool;
+ssfetch_pool *ssfetch_pool_new(size_t budget);
+void ssfetch_pool_free(ssfetch_pool *pool);
+/* What the pool's bodies hold now (NULL: the process's). */
+size_t ssfetch_pool_held(const ssfetch_pool *pool);
+
+/* The most redirects a fetch follows. */
+#define SSFETCH_MAX_REDIRECTS 5
+
+/* The host and port of a URL as libcurl reads it. */
+typedef struct ssfetch_authority_t {
+  char host[256];     /* lower case; an IPv6 address in brackets */
+  long port;          /* the URL's, or the scheme's default */
+  int explicit_port;  /* whether the URL names its port */
+  int bad_scheme;     /* the problem: not http or https */
+  char problem[160];  /* why the URL cannot be fetched, when it cannot */
+} ssfetch_authority_t;
+
+/* Reads `url` with libcurl's URL parser: 0 and its authority, or -1 and `problem`. */
+int ssfetch_authority(const char *url, ssfetch_authority_t *out);
+
+/* Whether `authority` is one of `hosts` ("api.example.com", "*.example.com", "*", each with an
+** optional ":port"); `hosts` NULL: any. */
+int ssfetch_allows(const ssfetch_authority_t *authority, const char *const *hosts, size_t count);
 
 /* The outcome of one fetch. `body` is malloc'd (NULL when empty); free it with ssfetch_free. */
 typedef struct ssfetch_result {
@@ -31,6 +65,8 @@ typedef struct ssfetch_result {
   long status;
   char *body;
   size_t length;
+  size_t held;  /* what the body holds of its pool's budget (released by ssfetch_free) */
+  ssfetch_pool *pool;
   char message[256];
 } ssfetch_result;
 
@@ -44,6 +80,11 @@ void ssfetch_cancel_free(ssfetch_cancel *flag);
 /* GETs `url`; fills `out` and returns its outcome. `cancel` may be NULL. */
 int ssfetch_get(const char *url, size_t max_bytes, long timeout_ms, ssfetch_cancel *cancel,
                 ssfetch_result *out);
+
+/* As ssfetch_get, connecting only to `hosts` (see ssfetch_allows; NULL: any), the body held to
+** `pool`'s budget (NULL: the process's). */
+int ssfetch_get_within(const char *url, const char *const *hosts, size_t host_count, size_t max_bytes,
+                       long timeout_ms, ssfetch_cancel *cancel, ssfetch_pool *pool, ssfetch_result *out);
 
 /* Frees the body of a result. */
 void ssfetch_free(ssfetch_result *result);

@@ -226,4 +226,36 @@ int sslua_coroutine_create(struct lua_State *L);
 */
 void sslua_add_pattern_functions(struct lua_State *L, int idx);
 
+/*
+** Authority (LuaAuthority.c): every chunk of script code belongs to an owner (the screen, a
+** plugin), registered by source name ("@path") before it runs; a right is checked against
+** the owner of the nearest script frame below the gate that was called.
+*/
+/* Registers the owner of the chunk named `source` (NULL: code nobody may trust). */
+void sslua_set_owner(struct lua_State *L, const char *source, const char *owner);
+/* Notes a host chunk's name (as errors show it, without "="): positions in it are not a
+** script's, and the message handler blames the script frame below instead. */
+void sslua_note_host_chunk(struct lua_State *L, const char *name);
+/* Whether `name` (not NUL-terminated) is a host chunk's. Never raises for want of memory
+** outside a call into Lua. */
+int sslua_is_host_chunk(struct lua_State *L, const char *name, size_t length);
+/*
+** Pushes who asks: the owner (a string) of the nearest script frame at `level` or above,
+** true when there is none on the main thread (the host itself asks), false when it cannot be
+** told (a tail call into host code erased the caller; code nobody registered; a coroutine with
+** no script frame). Returns that frame's level (0: none).
+*/
+int sslua_push_asker(struct lua_State *L, int level);
+/* gate(impl): a C function that calls impl(owner, level, ...) (see LuaAuthority.c). */
+int sslua_gate_function(struct lua_State *L);
+/* boundary(impl): a C function that calls impl(...): nothing inside can yield. */
+int sslua_boundary_function(struct lua_State *L);
+/* setOwner(source, owner | false), ownerOf(source): the owner table, for trusted host Lua. */
+int sslua_set_owner_function(struct lua_State *L);
+int sslua_owner_of_function(struct lua_State *L);
+/* The full name (without "@") of a script chunk whose name ends with `tail` (Lua shortens long
+** names to "...tail" in messages), into `out`; 0 when none is registered. Never raises outside
+** a call into Lua. */
+int sslua_source_ending(struct lua_State *L, const char *tail, char *out, size_t size);
+
 #endif

@@ -41,7 +41,8 @@ struct EngineBatch {
   /// Async work to start once the event is committed.
   enum Effect {
     case after(seconds: Double, actions: [LuaValue], options: EffectOptions)
-    case fetch(url: String, ok: String, fail: String, options: EffectOptions)
+    /// `hosts`: every connection the fetch makes is held to them (the asker's net grant).
+    case fetch(url: String, ok: String, fail: String, hosts: [String], options: EffectOptions)
     /// A task the host app registered (`store:run`): its name, input and result actions.
     case task(name: String, input: LuaValue, ok: String, fail: String, options: EffectOptions)
     case cancel(id: String)
@@ -145,6 +146,10 @@ struct EngineBatch {
           lua_rawgeti(L, items, lua_Integer(position + 2))
           value = try stack.value(at: -1, path: LuaPath(root: property), sharing: &strings)
           stack.pop()
+          // A long text the views showed before, in an earlier event, is that buffer again.
+          if case .string(let text) = value, text.utf8.count >= LongStrings.minimum {
+            value = .string(runtime.longStrings.intern(text))
+          }
         }
         writes.append(Write(vid: vid, property: property, value: value))
         position += 3
@@ -198,6 +203,7 @@ struct EngineBatch {
           effects.append(
             .fetch(
               url: effect["url"].stringValue ?? "", ok: effect["ok"].stringValue ?? "", fail: effect["fail"].stringValue ?? "",
+              hosts: effect["hosts"].tableValue?.sequence.compactMap(\.stringValue) ?? [],
               options: EffectOptions(effect)))
         case "task":
           effects.append(

@@ -679,7 +679,11 @@ local function checkStore(self, value)
   return self
 end
 
-function storeMethods.update(self, fn)
+-- The store's methods are C functions (prims.boundary, prims.gate): nothing inside them can
+-- yield (a coroutine paused halfway through an update would finish it in a later event), and
+-- the effects ask who calls them. `store.method(x)` works like `store:method(x)`.
+
+local function update(self, fn)
   fn = checkStore(self, fn)
   if type(fn) ~= "function" then
     error(where() .. "store:update takes a function (state) → nil or new state, got " .. type(fn), 0)
@@ -689,7 +693,7 @@ function storeMethods.update(self, fn)
   working = updated
 end
 
-function storeMethods.set(self, value)
+local function set(self, value)
   value = checkStore(self, value)
   if type(value) ~= "table" then
     error(where() .. "bad argument #2 to 'set' (a state table expected, got " .. describe(value) .. ")", 0)
@@ -699,57 +703,60 @@ function storeMethods.set(self, value)
   working = frozen
 end
 
-function storeMethods.dispatch(self, value)
+local function dispatch(self, value)
   value = checkStore(self, value)
   for _, action in ipairs(actionsFrom(value)) do enqueue(action) end
 end
 
--- The plugin whose middleware runs now, with its capabilities (nil: the screen's own code).
-local gate
+-- Rights (see LuaAuthority.c): each effect is checked against the owner of the code that asks
+-- for it — the nearest script frame below the store's method (a string), true for the host
+-- itself, false when it cannot be told — whoever handed that code the store.
+local rights, screenOwner, mayFetch = prims.rights, prims.screenOwner, prims.mayFetch
 
--- Whether `host` is one of `patterns` ("api.example.com", "*.example.com" for subdomains, "*").
-local function hostAllowed(host, patterns)
-  host = host:lower()
-  for _, pattern in ipairs(patterns) do
-    pattern = pattern:lower()
-    if pattern == "*" then return true end
-    if pattern:sub(1, 2) == "*." then
-      local suffix = pattern:sub(2)
-      if #host > #suffix and host:sub(-#suffix) == suffix then return true end
-    elseif host == pattern then
-      return true
-    end
-  end
-  return false
+local function rightsOf(owner)
+  if owner == true then return { timers = true, net = { "*" }, tasks = true } end
+  return owner and rights[owner] or {}
 end
 
--- Effects are held to the capabilities of the code running now (`gate`): a plugin's middleware,
--- or the screen's handle when the screen's capabilities are restricted.
-local function checkCapability(kind, url)
-  if gate == nil then return end
-  local caps = gate.capabilities
-  local who, fix
-  if gate.plugin ~= nil then
-    who = "plugin '" .. gate.plugin .. "'"
-    fix = " (add it to capabilities in its plugin.lua)"
-  else
-    who = "the screen"
-    fix = " (declare it in the screen's capabilities, and have it granted)"
+local function whoIs(owner)
+  return owner or "code whose owner cannot be told (started on a host function, or reached through a tail call into the host)"
+end
+
+local function fixFor(owner)
+  if owner == screenOwner then return " (declare it in the screen's capabilities, and have it granted)" end
+  if type(owner) == "string" and owner:sub(1, 8) == "plugin '" then return " (add it to capabilities in its plugin.lua)" end
+  return ""
+end
+
+-- The effect `kind` ("after", "fetch", "task") for code of `owner`, or an error at its line.
+-- A fetch's URL is read as libcurl reads it; returns the hosts the fetch may reach (every
+-- connection it makes, redirects included, is held to them).
+local function checkRight(owner, kind, url)
+  local granted = rightsOf(owner)
+  local who = whoIs(owner)
+  if kind == "after" and not granted.timers then
+    error(where() .. who .. " may not start timers: it does not have the 'timers' capability" .. fixFor(owner), 0)
   end
-  if kind == "after" and not caps.timers then
-    error(where() .. who .. " may not start timers: it does not have the 'timers' capability" .. fix, 0)
+  if kind == "task" and not granted.tasks then
+    -- (first: code without the right learns nothing of the tasks)
+    if type(owner) == "string" and owner:sub(1, 8) == "plugin '" then
+      error(where() .. owner .. " may not run host tasks: they are the screen's", 0)
+    end
+    error(where() .. who .. " may not run host tasks: they are the screen's", 0)
   end
   if kind == "fetch" then
-    if caps.net == nil then
-      error(where() .. who .. " may not fetch: it does not have the 'net' capability" .. fix, 0)
+    if granted.net == nil then
+      error(where() .. who .. " may not fetch: it does not have the 'net' capability" .. fixFor(owner), 0)
     end
-    -- The host is after any user info (the last "@"): "https://ok.com@evil.com/" goes to evil.com.
-    local authority = url:match("^https?://([^/?#]*)") or ""
-    local host = authority:gsub("^.*@", ""):match("^%[?([^%]:]*)") or ""
-    if not hostAllowed(host, caps.net) then
-      error(where() .. who .. " may not reach '" .. host .. "': its net capability lists "
-        .. concat(caps.net, ", "), 0)
+    local allowed, shown, problem = mayFetch(url, granted.net)
+    if allowed == nil then
+      error(where() .. "bad argument #1 to 'fetch' (" .. problem .. ")", 0)
     end
+    if not allowed then
+      error(where() .. who .. " may not reach '" .. shown .. "': its net capability lists "
+        .. concat(granted.net, ", "), 0)
+    end
+    return granted.net
   end
 end
 
@@ -815,16 +822,38 @@ local function effectOptions(record, options, fname, position)
   return record
 end
 
-function storeMethods.after(self, seconds, action, options)
-  if not rawequal(self, store) then self, seconds, action, options = store, self, seconds, action end
+-- What a frozen value carries, counted as string bytes plus 16 a value, up to `budget` (the
+-- walk stops once past it): the host keeps a copy of an effect's data outside the Lua heap.
+local function carried(value, budget)
+  local t = type(value)
+  if t == "string" then return #value + 16 end
+  if t ~= "table" then return 16 end
+  local total = 16
+  for _, item in next, S.dataOf(value) do
+    total = total + carried(item, budget - total)
+    if total > budget then return total end
+  end
+  return total
+end
+local function checkCarried(value, what)
+  local budget = limits.maxEffectBytes
+  if carried(value, budget) > budget then
+    error(where() .. what .. " carries more than " .. budget .. " bytes of data (maxEffectBytes): the host keeps a copy until the effect ends; "
+      .. "keep the data in state and send a small action", 0)
+  end
+end
+
+local function after(owner, self, seconds, action, options)
   checkStore(self)
   checkEffects()
-  checkCapability("after")
+  checkRight(owner, "after")
   if type(seconds) ~= "number" or seconds ~= seconds or seconds < 0 or seconds > limits.maxEffectDelay then
     error(where() .. "bad argument #1 to 'after' (seconds must be a finite number from 0 to " .. limits.maxEffectDelay
       .. ", got " .. tostring(seconds) .. ")", 0)
   end
-  local record = effectOptions({ kind = "after", seconds = seconds, actions = actionsFrom(action) }, options, "after", 3)
+  local actions = actionsFrom(action)
+  for i = 1, #actions do checkCarried(actions[i], "the action of store:after") end
+  local record = effectOptions({ kind = "after", seconds = seconds, actions = actions }, options, "after", 3)
   local effects = event.effects
   effects[#effects + 1] = record
   if record.id ~= nil then event.cancels[record.id] = nil end  -- a later cancel of it counts again
@@ -833,14 +862,11 @@ end
 
 -- Async work the host app registered by name (LuaScreen.Options.tasks): `input` goes to it;
 -- its value comes back as the `ok` action ({ type = ok, value = … }), a failure as `fail`
--- ({ type = fail, error = "…" }). The screen's own: a plugin's middleware may not run them.
-function storeMethods.run(self, name, input, types, options)
-  if not rawequal(self, store) then self, name, input, types, options = store, self, name, input, types end
+-- ({ type = fail, error = "…" }). The screen's own: plugins' code may not run them.
+local function run(owner, self, name, input, types, options)
   checkStore(self)
   checkEffects()
-  if gate ~= nil and gate.plugin ~= nil then  -- (first: a plugin learns nothing of the tasks)
-    error(where() .. "plugin '" .. gate.plugin .. "' may not run host tasks: they are the screen's", 0)
-  end
+  checkRight(owner, "task")
   if type(name) ~= "string" or not prims.hasTask(name) then
     local known = prims.taskNames()
     error(where() .. "bad argument #1 to 'run' (" .. (type(name) == "string" and ("no task named '" .. name:sub(1, 60) .. "'") or "a task name expected")
@@ -850,7 +876,9 @@ function storeMethods.run(self, name, input, types, options)
   if type(ok) ~= "string" or type(fail) ~= "string" then
     error(where() .. "bad argument #3 to 'run' ({ ok = \"type\", fail = \"type\" } expected)", 0)
   end
-  local record = effectOptions({ kind = "task", name = name, input = S.freeze(input, "task input"), ok = ok, fail = fail },
+  local frozenInput = S.freeze(input, "task input")
+  checkCarried(frozenInput, "the input of store:run")
+  local record = effectOptions({ kind = "task", name = name, input = frozenInput, ok = ok, fail = fail },
     options, "run", 4)
   local effects = event.effects
   effects[#effects + 1] = record
@@ -858,19 +886,18 @@ function storeMethods.run(self, name, input, types, options)
   event.started = event.started + 1
 end
 
-function storeMethods.fetch(self, url, types, options)
-  if not rawequal(self, store) then self, url, types, options = store, self, url, types end
+local function fetch(owner, self, url, types, options)
   checkStore(self)
   checkEffects()
-  if type(url) ~= "string" or not (url:find("^https?://")) then
+  if type(url) ~= "string" or not (url:find("^[hH][tT][tT][pP][sS]?://")) then
     error(where() .. "bad argument #1 to 'fetch' (an http(s) URL expected, got '" .. tostring(url) .. "')", 0)
   end
   local ok, fail = type(types) == "table" and rawget(types, "ok"), type(types) == "table" and rawget(types, "fail")
   if type(ok) ~= "string" or type(fail) ~= "string" then
     error(where() .. "bad argument #2 to 'fetch' ({ ok = \"type\", fail = \"type\" } expected)", 0)
   end
-  checkCapability("fetch", url)
-  local record = effectOptions({ kind = "fetch", url = url, ok = ok, fail = fail }, options, "fetch", 3)
+  local hosts = checkRight(owner, "fetch", url)
+  local record = effectOptions({ kind = "fetch", url = url, ok = ok, fail = fail, hosts = hosts }, options, "fetch", 3)
   local effects = event.effects
   effects[#effects + 1] = record
   if record.id ~= nil then event.cancels[record.id] = nil end  -- a later cancel of it counts again
@@ -879,8 +906,7 @@ end
 
 -- Cancels the effects started with { id = id } (their actions never arrive), once this event
 -- commits; pending debounced and throttled ones too.
-function storeMethods.cancel(self, id)
-  if not rawequal(self, store) then self, id = store, self end
+local function cancel(self, id)
   checkStore(self)
   if not handler.effects then
     error(where() .. "effects (store:after, store:fetch, store:cancel) are available to screens only", 0)
@@ -896,6 +922,30 @@ function storeMethods.cancel(self, id)
   effects[#effects + 1] = { kind = "cancel", id = id }
 end
 
+-- `store:m(…)` or `store.m(…)`: the arguments with the store first.
+local function method(impl)
+  return function(self, ...)
+    if rawequal(self, store) then return impl(self, ...) end
+    return impl(store, self, ...)
+  end
+end
+local function effect(impl)
+  return function(owner, _, self, ...)
+    if rawequal(self, store) then return impl(owner, self, ...) end
+    return impl(owner, store, self, ...)
+  end
+end
+local boundary, gate = prims.boundary, prims.gate
+storeMethods.update = boundary(method(update))
+storeMethods.set = boundary(method(set))
+storeMethods.dispatch = boundary(method(dispatch))
+storeMethods.cancel = boundary(method(cancel))
+storeMethods.after = gate(effect(after))
+storeMethods.run = gate(effect(run))
+storeMethods.fetch = gate(effect(fetch))
+-- The effects as the kernel starts them for code it knows the owner of (a screen's reduce).
+local effectFor = { after = after, run = run, fetch = fetch }
+
 store = setmetatable({}, {
   __index = function(_, key)
     if key == "state" then
@@ -910,49 +960,6 @@ store = setmetatable({}, {
   end,
   __metatable = false,
 })
-
--- The store one middleware gets: the same methods, held to its plugin's capabilities, and
--- valid only while that middleware runs (a copy it keeps and uses later — from handle, say —
--- is refused: it cannot lend its store to code running under other rights).
-local function storeFor(mw)
-  local proxy
-  local function stale()
-    error(where() .. "this store was handed to middleware '" .. mw.name .. "' of plugin '" .. mw.plugin
-      .. "' for one action; it is not valid after that action", 0)
-  end
-  local methods = {}
-  for name, method in pairs(storeMethods) do
-    methods[name] = function(self, ...)
-      if not mw.live then stale() end
-      if coroutine.isyieldable() then
-        -- (Paused inside, it could finish after the middleware's turn, under other rights.)
-        error(where() .. "a middleware's store cannot be used inside a coroutine", 0)
-      end
-      local savedGate = gate
-      gate = mw
-      if rawequal(self, proxy) then
-        method(store, ...)
-      else
-        method(store, self, ...)
-      end
-      gate = savedGate
-    end
-  end
-  proxy = setmetatable({}, {
-    __index = function(_, key)
-      if key == "state" then
-        if not mw.live then stale() end
-        return store.state
-      end
-      return methods[key]
-    end,
-    __newindex = function()
-      error(where() .. "the store is read-only; change state with store:update(fn) or store:set(t)", 0)
-    end,
-    __metatable = false,
-  })
-  return proxy
-end
 
 function E.storeMethodNames()
   local names = {}
@@ -1052,12 +1059,7 @@ local function throughMiddleware(action)
     local mw = chain[i]
     local saved, savedContext = enter("handle",
       "middleware '" .. mw.name .. "' of plugin '" .. mw.plugin .. "' (action '" .. tostring(action.type) .. "')")
-    gate = mw
-    mw.store = mw.store or storeFor(mw)
-    mw.live = true
-    local result = mw.fn(S.thaw(action), mw.store)
-    mw.live = false
-    gate = nil
+    local result = mw.fn(S.thaw(action), store)
     phase, context = saved, savedContext
     if result == nil or result == false then return nil end
     local made, actions = pcall(actionsFrom, result)
@@ -1079,9 +1081,7 @@ local function runHandle()
     local fn = handler.fn
     if fn ~= nil and action ~= nil then
       local saved, savedContext = enter("handle", (handler.label or "handle") .. " (action '" .. tostring(action.type) .. "')")
-      if handler == screen.handler then gate = screen.gate end
       fn(S.thaw(action), store)
-      gate = nil
       phase, context = saved, savedContext
     end
   end
@@ -1308,8 +1308,6 @@ local function subjectOf(scope, token, gesturePhase)
 end
 
 local function begin()
-  if gate ~= nil then gate.live = false end  -- (a middleware that failed in the last event)
-  gate = nil
   blameOn(nil)  -- (a reduce whose effects failed in the last event left it set)
   layoutUnit = nil  -- (a layout that failed in the last event left it set)
   event = newEvent()
@@ -1409,12 +1407,13 @@ function E.reducing(reduce)
     for i, effect in ipairs(effects) do
       if type(effect) ~= "table" then
         error(definedAt(reduce) .. "effect " .. i .. " of reduce must be a table like { after = 1, action = \"tick\" }", 0)
+      -- (Started by the kernel for the screen's reduce: the screen asks.)
       elseif effect.after ~= nil then
-        st:after(effect.after, effect.action, optionsOf(effect))
+        effectFor.after(screenOwner, st, effect.after, effect.action, optionsOf(effect))
       elseif effect.fetch ~= nil then
-        st:fetch(effect.fetch, { ok = effect.ok, fail = effect.fail }, optionsOf(effect))
+        effectFor.fetch(screenOwner, st, effect.fetch, { ok = effect.ok, fail = effect.fail }, optionsOf(effect))
       elseif effect.run ~= nil then
-        st:run(effect.run, effect.input, { ok = effect.ok, fail = effect.fail }, optionsOf(effect))
+        effectFor.run(screenOwner, st, effect.run, effect.input, { ok = effect.ok, fail = effect.fail }, optionsOf(effect))
       elseif effect.dispatch ~= nil then
         st:dispatch(effect.dispatch)
       elseif effect.cancel ~= nil then
@@ -1434,7 +1433,6 @@ end
 function E.load(module, initial, unitModules, schema, components, middleware, owners)
   begin()
   screen.owners = owners or { components = {}, units = {} }
-  screen.gate = screen.owners.screen and { capabilities = screen.owners.screen } or nil
   screen.lists, screen.unitHosts, screen.units, screen.unitNames = {}, {}, unitModules or {}, {}
   screen.components = components or {}
   screen.middleware = middleware

@@ -63,7 +63,9 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   /// Outcomes of UI events delivered while a driver step runs (see ``collect(_:)``).
   private var captures: [[Result<Outcome, any Error>]] = []
   /// Errors nobody was there to catch: effect results, UI events outside a driver step.
-  private(set) var unhandledErrors: [ScriptError] = []
+  private(set) var unhandledErrors = BoundedLog<ScriptError>(limit: 100, byteBudget: 1 << 20) {
+    $0.message.utf8.count + ($0.traceback?.utf8.count ?? 0)
+  }
   /// Called with each error in ``unhandledErrors``.
   var onUnhandledError: ((ScriptError) -> Void)?
   private var effects: [Int: (task: Task<Void, Never>, target: EffectTarget)] = [:]
@@ -133,7 +135,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       case .scroll(let list, let first):
         stack.push("scroll")
         stack.push(Int64(vids[ObjectIdentifier(list)] ?? 0))
-        stack.push(Int64(first + 1))
+        stack.push(Int64(first < Int.max ? first + 1 : first))  // (1-based; never a trap)
         return 5
       case .transition(let token):
         stack.push("transition")
@@ -343,7 +345,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       cancelEffects(id: id)
     case .transition(let seconds, let token):
       startTransition(seconds: seconds, token: token)
-    case .after(_, _, let options), .fetch(_, _, _, let options), .task(_, _, _, _, let options):
+    case .after(_, _, let options), .fetch(_, _, _, _, let options), .task(_, _, _, _, let options):
       if let id = options.id, options.replace || options.debounce != nil { cancelEffects(id: id) }
       if let id = options.id, let window = options.throttle {
         throttle(effect, id: id, window: window, latest: options.latest)
@@ -396,24 +398,18 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
           return [["type": .string(fail), "error": .string(String(describing: error))]]
         }
       }
-    case .fetch(let source, let ok, let fail, _):
-      guard let url = URL(string: source) else { return }
+    case .fetch(let source, let ok, let fail, let hosts, _):
       let fetcher = runtime.fetcher
       let ticket = delay > 0 ? virtual?.schedule(after: delay) : nil
       startEffect(id: id, ticket: ticket) {
         try await Self.wait(delay, ticket: ticket, on: clock)
+        // Whatever the answer holds, the fetch ends in its ok or its fail action.
+        guard let url = URL(string: source) else {
+          return [["type": .string(fail), "error": .string("not a URL this host can fetch: \(source.prefix(200))")]]
+        }
         do {
-          let (data, status) = try await fetcher.fetch(url, maxBytes: limits.maxFetchBytes, timeout: limits.fetchTimeout)
-          // A 2xx answer is the ok action; any other status is the fail action, with the
-          // status and body as well (a 404 page is not the data the screen asked for).
-          let succeeded = (200..<300).contains(status)
-          var result: LuaValue = [
-            "type": .string(succeeded ? ok : fail), "status": .integer(Int64(status)),
-            "body": .string(String(decoding: data, as: UTF8.self)),
-          ]
-          if !succeeded { result["error"] = .string("the server answered HTTP \(status)") }
-          if let json = try? LuaValue(json: data, root: "json", limits: limits) { result["json"] = json }
-          return [result]
+          let (data, status) = try await fetcher.fetch(url, within: hosts, maxBytes: limits.maxFetchBytes, timeout: limits.fetchTimeout)
+          return [Self.answer(data, status: status, ok: ok, fail: fail, limits: limits)]
         } catch is CancellationError {
           throw CancellationError()
         } catch {
@@ -422,6 +418,34 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
         }
       }
     }
+  }
+
+  /// The action a fetched answer becomes: a 2xx answer is the ok action; any other status is
+  /// the fail action, with the status and body as well (a 404 page is not the data the screen
+  /// asked for). The body's JSON, when it is JSON, is read with the room the action takes
+  /// (the effect's list and the action itself: two levels, a few values), so the action always
+  /// crosses; JSON that does not fit is left out and `json_error` says why.
+  nonisolated static func answer(_ data: Data, status: Int, ok: String, fail: String, limits: LuaRuntime.Limits) -> LuaValue {
+    if let cap = limits.maxStringBytes, data.count > cap {
+      return ["type": .string(fail), "status": .integer(Int64(status)), "error": .string("the answer is \(data.count) bytes; a string may be at most \(cap) (maxStringBytes)")]
+    }
+    let succeeded = (200..<300).contains(status)
+    var result: LuaValue = [
+      "type": .string(succeeded ? ok : fail), "status": .integer(Int64(status)),
+      "body": .string(String(decoding: data, as: UTF8.self)),
+    ]
+    if !succeeded { result["error"] = .string("the server answered HTTP \(status)") }
+    var room = limits
+    room.maxDepth = max(1, limits.maxDepth - 2)
+    room.maxNodes = max(1, limits.maxNodes - 16)
+    do {
+      result["json"] = try LuaValue(json: data, root: "json", limits: room)
+    } catch {
+      // Not JSON at all is the common case (an HTML page): no json_error for that.
+      let first = data.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
+      if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { result["json_error"] = .string(error.description) }
+    }
+    return result
   }
 
   /// The named-state transitions running (at most one per screen or component), by the

@@ -1,3 +1,4 @@
+import CFetch
 import CLua
 import CLuaShim
 import SendingState
@@ -47,10 +48,35 @@ final class ScreenKernel {
       "maxActions": .integer(Int64(clamping: limits.maxActionsPerEvent)),
       "maxEffectDelay": .number(Double(limits.maxEffectDelay.components.seconds)),
       "maxPendingEffects": .integer(Int64(clamping: limits.maxPendingEffects)),
+      "maxEffectBytes": .integer(Int64(clamping: limits.maxEffectBytes)),
     ])
     let prims = try runtime.makeValue(.table(LuaTable()))
     prims.setField("where", to: whereFunction)
     prims.setField("critical", to: runtime.makeCFunction(sslua_critical_function))
+    prims.setField("gate", to: runtime.makeCFunction(sslua_gate_function))
+    prims.setField("boundary", to: runtime.makeCFunction(sslua_boundary_function))
+    prims.setField("rights", to: runtime.rightsReference())
+    try prims.setField("screenOwner", to: .string(LuaScreen.screenOwner))
+    // Whether code granted `hosts` may fetch `url`, the URL read by libcurl's own parser and
+    // matched by the check every connection of the fetch goes through (CFetch): true; or
+    // false, the host (and port, when the URL names one) as shown, and nil; or nil, nil and
+    // why the URL cannot be fetched at all.
+    prims.setField("mayFetch", to: runtime.makeFunction("mayFetch") { call in
+      var authority = ssfetch_authority_t()
+      let url = try call.string(1)
+      func text<T>(_ field: T) -> String { withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } }
+      guard !url.utf8.contains(where: { $0 < 0x21 || $0 == 0x7F }), ssfetch_authority(url, &authority) == 0 else {
+        call.pushNil()
+        call.pushNil()
+        call.push(url.utf8.contains(where: { $0 < 0x21 || $0 == 0x7F }) ? "a URL has no spaces or control characters" : text(authority.problem))
+        return 3
+      }
+      let hosts = (try call.value(2)).tableValue?.sequence.compactMap(\.stringValue) ?? []
+      let allowed = withCStringArray(hosts) { pointers in ssfetch_allows(&authority, pointers, hosts.count) != 0 }
+      call.push(allowed)
+      call.push(authority.explicit_port != 0 ? "\(text(authority.host)):\(authority.port)" : text(authority.host))
+      return 2
+    })
     // NB: Lua keeps these closures; they hold the host weakly (a strong capture would be a
     // Swift↔Lua cycle keeping the whole state alive).
     prims.setField("parseEvent", to: runtime.makeFunction("on") { [weak host] call in

@@ -28,6 +28,9 @@ package enum HostChunkCache {
 
   /// Loads the host chunk `source` onto the stack of `L`, as `lua_load` would; returns its status.
   static func load(_ source: String, chunkName: String, into L: OpaquePointer) -> Int32 {
+    // Positions in it are the host's, never a script's: errors raised there blame the script
+    // frame below instead (the message handler asks).
+    sslua_note_host_chunk(L, String(chunkName.dropFirst(chunkName.hasPrefix("=") ? 1 : 0)))
     if bypass.load(ordering: .relaxed) {
       return LuaRuntime.loadText(source, chunkName: chunkName, into: L)
     }

@@ -20,6 +20,7 @@ extension LuaRuntime {
   /// | ``fetchTimeout`` | 30 s | the fetch fails; its failure action says why |
   /// | ``maxViews`` | 10,000 per screen | "too large" error naming the builder's line |
   /// | ``maxRegistrations`` | 10,000 per screen | "too large" error naming the `on` line |
+  /// | ``maxEffectBytes`` | 256 KiB per effect | "too large" error at the `store:after`/`store:run` line |
   ///
   /// Library functions that loop in C (patterns, `string.rep`, the `table` functions, `utf8`,
   /// `load`) charge their work in instruction units, so the budget and the time limit hold inside
@@ -64,6 +65,11 @@ extension LuaRuntime {
     public var maxViews: Int
     /// How many `on(...)` registrations one screen may make (default 10,000).
     public var maxRegistrations: Int
+    /// How much data one effect may carry for later — the actions of `store:after`, the input of
+    /// `store:run` — counted as string bytes plus 16 per value (default 256 KiB): the host keeps
+    /// a copy of it outside the Lua heap until the effect ends, for up to ``maxPendingEffects``
+    /// effects.
+    public var maxEffectBytes: Int
 
     /// Creates limits; every argument has the documented default.
     public init(
@@ -71,7 +77,7 @@ extension LuaRuntime {
       maxStringBytes: Int? = 16 << 20, maxDepth: Int = 64, maxNodes: Int = 1_000_000, maxActionsPerEvent: Int = 1_000,
       maxEffectDelay: Duration = .seconds(3_600), maxFetchBytes: Int = 8 << 20, fetchTimeout: Duration = .seconds(30),
       maxViews: Int = 10_000, maxRegistrations: Int = 10_000, maxPendingEffects: Int = 100,
-      maxOutputBytes: Int? = 1 << 20
+      maxOutputBytes: Int? = 1 << 20, maxEffectBytes: Int = 256 << 10
     ) {
       self.memoryLimit = memoryLimit
       self.instructionBudget = instructionBudget
@@ -87,13 +93,14 @@ extension LuaRuntime {
       self.maxRegistrations = maxRegistrations
       self.maxPendingEffects = maxPendingEffects
       self.maxOutputBytes = maxOutputBytes
+      self.maxEffectBytes = maxEffectBytes
     }
 
     /// No limits at all but the structural ones (depth, nodes): for trusted tooling and benchmarks.
     public static var unlimited: Limits {
       Limits(
         memoryLimit: nil, instructionBudget: nil, timeLimit: nil, maxStringBytes: nil, maxActionsPerEvent: .max,
-        maxViews: .max, maxRegistrations: .max, maxPendingEffects: .max, maxOutputBytes: nil)
+        maxViews: .max, maxRegistrations: .max, maxPendingEffects: .max, maxOutputBytes: nil, maxEffectBytes: .max)
     }
   }
 }

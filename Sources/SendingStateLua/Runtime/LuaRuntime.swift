@@ -35,10 +35,10 @@ public final class LuaRuntime {
   var closureMetatable: Int32 = 0
   var environmentFactory: Int32 = 0
   var hostGlobals: Int32 = 0
-  /// The sandbox's table of owners denied the wall clock.
-  var clockDenied: Int32 = 0
-  /// The same owners, for Swift code.
-  var clockDeniedOwners: Set<String> = []
+  /// The sandbox's table of rights by owner (see ``grant(_:to:)``).
+  var rightsTable: Int32 = 0
+  /// The same rights, for Swift code.
+  var rights: [String: Rights] = [:]
   /// The sandbox's table of module names plugin code may require.
   var requirable: Int32 = 0
   var loadedModules: Int32 = 0
@@ -58,6 +58,8 @@ public final class LuaRuntime {
   /// error re-raised with the same words is taken as the same error (as `error(e, 0)` is).
   /// (Not a result channel: the engine's results and errors all travel by return and `throws`.)
   var lastCallbackError: ScriptError?
+  /// The long texts views show, one Swift copy each across events (see ``LongStrings``).
+  var longStrings = LongStrings()
   /// The object that hosts this runtime's scripts (a screen), for bindings that need it.
   weak var owner: AnyObject?
   /// Folders `require` searches: the configured roots, then those added later.
@@ -79,8 +81,10 @@ public final class LuaRuntime {
     sslua_set_host_context(L, Unmanaged.passUnretained(self).toOpaque())
     luaL_openlibs(L)
     createClosureMetatable()
+    lua_createtable(L, 0, 4)
+    rightsTable = stack.ref()
     try installEnvironmentFactory()
-    for owner in configuration.clockDenied { setClock(false, for: owner) }
+    grant(configuration.defaultRights, to: configuration.defaultOwner)
   }
 
   deinit {
@@ -141,17 +145,15 @@ public final class LuaRuntime {
     let base = stack.top
     defer { lua_settop(L, base) }
     chunkNames.insert(chunkName)
-    // "=name" is the host's own code: kept as given, so positions can skip it.
+    // "=name" is the host's own code: kept as given, so positions can skip it. Any other chunk
+    // is a script's, and belongs to its file's owner before it runs.
     let isHost = chunkName.hasPrefix("=")
+    if !isHost { registerOwner(ofChunk: chunkName) }
     let status = isHost ? HostChunkCache.load(source, chunkName: chunkName, into: L) : Self.loadText(source, chunkName: "@" + chunkName, into: L)
     guard status == LUA_OK else {
       throw error(status: status, kind: status == LUA_ERRSYNTAX ? .syntax : nil)
     }
-    // A fresh sandbox's wall clock belongs to the code's owner.
-    let owner = environment == nil && !chunkName.hasPrefix("=")
-      ? configuration.clockOwners[chunkName] ?? configuration.defaultClockOwner : nil
-    let isPlugin = environment == nil && configuration.clockOwners[chunkName] != nil
-    try setEnvironment(ofFunctionOnTop: environment, clockOwner: owner, plugin: isPlugin)
+    try setEnvironment(ofFunctionOnTop: environment)
     return LuaRef(runtime: self, reference: stack.ref())
   }
 
@@ -165,36 +167,25 @@ public final class LuaRuntime {
     }
   }
 
-  /// The largest script file ``loadFile(_:environment:)`` reads: 16 MiB.
-  public static let maxScriptBytes = 16 << 20
+  /// The largest script file ``loadFile(_:root:environment:)`` reads: 16 MiB.
+  public static let maxScriptBytes = ScriptFile.maxBytes
 
-  /// Reads and compiles the file at `path` (see ``load(_:chunkName:environment:)``).
+  /// Reads and compiles the file at `path` (see ``load(_:chunkName:environment:)``), which must
+  /// lie inside `root` (default: its own folder) once links are followed, be a regular file of
+  /// at most ``maxScriptBytes`` and UTF-8 text: the one policy every file of Lua code is read
+  /// under.
   ///
   /// The chunk name is `path` as given, so errors read `path:line: …`.
-  public func loadFile(_ path: String, environment: LuaRef? = nil) throws(ScriptError) -> LuaRef {
-    // NB: swift-foundation's file reading (behind `String(contentsOfFile:)` and
-    // `FileManager.contents(atPath:)`) leaks its 4 KiB read buffer for an empty file (seen by
-    // LeakSanitizer), so an empty file is not read at all.
-    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-    let isEmptyFile = attributes?[.type] as? FileAttributeType == .typeRegular && (attributes?[.size] as? Int) == 0
-    // A script file past any reasonable size is not read at all (a plugin folder could hold a
-    // huge or sparse file).
-    if let size = attributes?[.size] as? Int, size > Self.maxScriptBytes {
-      throw ScriptError(
-        kind: .tooLarge, message: "cannot read '\(path)': it is \(size) bytes, more than a script may be (\(Self.maxScriptBytes))",
-        chunk: path)
-    }
-    guard let bytes = isEmptyFile ? Data() : FileManager.default.contents(atPath: path) else {
-      var isFolder: ObjCBool = false
-      let reason =
-        !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-        ? "no such file" : isFolder.boolValue ? "it is a folder" : "it cannot be read (check its permissions)"
-      throw ScriptError(kind: .runtime, message: "cannot read '\(path)': \(reason)", chunk: path)
-    }
-    guard let source = String(validating: bytes, as: UTF8.self) else {
-      throw ScriptError(kind: .syntax, message: "cannot read '\(path)': it is not UTF-8 text", chunk: path)
-    }
+  public func loadFile(_ path: String, root: String? = nil, environment: LuaRef? = nil) throws(ScriptError) -> LuaRef {
+    let source = try ScriptFile.read(path, root: root ?? (path as NSString).deletingLastPathComponent)
     return try load(source, chunkName: path, environment: environment)
+  }
+
+  /// The folder a plugin's file must stay inside: the plugin folder (of
+  /// ``Configuration/pluginFolders``) its path starts with, else its own folder.
+  func root(ofPluginFile file: String) -> String {
+    configuration.pluginFolders.first { file.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+      ?? (file as NSString).deletingLastPathComponent
   }
 
   /// Compiles and runs `source`, returning its results.
@@ -370,7 +361,11 @@ public final class LuaRuntime {
   func fullChunkName(_ shown: String) -> String {
     guard shown.hasPrefix("...") else { return shown }
     let tail = shown.dropFirst(3)
-    return chunkNames.first { $0.hasSuffix(tail) } ?? shown
+    if let name = chunkNames.first(where: { $0.hasSuffix(tail) }) { return name }
+    // A chunk a script loaded (named after the place that loaded it): the owners know it.
+    var buffer = [CChar](repeating: 0, count: 4096)
+    guard sslua_source_ending(L, String(tail), &buffer, buffer.count) != 0 else { return shown }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 }
 
@@ -392,14 +387,14 @@ extension LuaRuntime {
     /// Modules `require` finds by exact name before searching the roots: name → file (the
     /// modules plugins provide, `"analytics.events"` → `…/analytics/events.lua`).
     public var modules: [String: String]
-    /// Who the code of each file belongs to, for the wall clock: path → owner (`"plugin
-    /// 'analytics'"`), named in errors. ``LuaRuntime/setClock(_:for:)`` grants or withdraws
-    /// `os.time` and `os.date` by owner. Sandboxed mode.
-    public var clockOwners: [String: String] = [:]
-    /// The owner of every other file (`"the screen"`); `nil`: such code always has the clock.
-    public var defaultClockOwner: String?
-    /// Owners without the wall clock from the start.
-    public var clockDenied: Set<String> = []
+    /// Who the code of each file belongs to: path (as loaded) → owner (`"plugin
+    /// 'analytics'"`), named in errors; every right is checked against the owner of the code
+    /// that asks (see ``LuaRuntime/grant(_:to:)``). Sandboxed mode.
+    public var fileOwners: [String: String] = [:]
+    /// The owner of every other file.
+    public var defaultOwner: String = "the script"
+    /// The rights of ``defaultOwner`` from the start (all of them unless told otherwise).
+    public var defaultRights: Rights = .all
     /// Modules (by `require` name) whose functions read the wall clock, with those functions:
     /// each owner's code gets a view of the module that refuses them unless it has the clock.
     public var clockGatedModules: [String: Set<String>] = [:]

@@ -122,47 +122,66 @@ enum LuaSandbox {
       end
     end
 
-    -- `os` for code that belongs to `who` ("the screen", "plugin 'analytics'"): os.time and
-    -- os.date work while `who` is not in prims.clockDenied (the host grants and withdraws the
-    -- wall clock by owner, even after the code was loaded).
-    local denied = prims.clockDenied
-    local realTime, realDate = G.os.time, G.os.date
-    local function ownedOs(who)
-      local function gate(name)
-        if denied[who] then
-          error(who .. " may not read the wall clock (os." .. name
-            .. "): it does not have the 'clock' capability", 3)
-        end
-      end
-      return guarded({
-        clock = G.os.clock,
-        time = function(...) gate("time") return realTime(...) end,
-        date = function(...) gate("date") return realDate(...) end,
-      }, forbiddenOs, "os.")
+    -- Rights (see LuaAuthority.c): `gate(impl)` makes a C function that calls
+    -- impl(owner, level, ...), where owner is who asks — the owner of the nearest script frame
+    -- (a string), true for the host itself, false when it cannot be told — and `level` that
+    -- frame for getinfo from inside impl. What each owner may do is in prims.rights.
+    local gate, rights, getinfo, setOwner = prims.gate, prims.rights, G.debug.getinfo, prims.setOwner
+    local function may(owner, right)
+      if owner == true then return true end
+      local granted = owner and rights[owner]
+      return granted and granted[right] == true or false
+    end
+    -- "file:line: " of the asker's frame: `level` as gate passed it to the impl that calls this
+    -- (`depth` more frames between them: 0 when the impl calls it itself).
+    local function askerAt(level, depth)
+      local info = level > 0 and getinfo(level + 1 + (depth or 0), "Sl")
+      if info and info.currentline > 0 then return info.short_src .. ":" .. info.currentline .. ": " end
+      return ""
+    end
+    local function whoIs(owner)
+      return owner or "code whose owner cannot be told (started on a host function, or reached through a tail call into the host)"
+    end
+    local function denyClock(owner, level, name)
+      error(askerAt(level, 1) .. whoIs(owner) .. " may not read the wall clock (" .. name
+        .. "): it does not have the 'clock' capability", 0)
     end
 
-    -- Modules whose functions read the wall clock (`require "clock"`): each owner gets its own
-    -- read-only view, whose clock-reading functions ask whether that owner may (the module
-    -- is asked by the environment's owner, not by whoever appears on the call stack, so pcall,
-    -- coroutines or chunk names cannot hide who calls).
+    -- os.time and os.date: the wall clock, for code whose owner has the clock right.
+    local realTime, realDate = G.os.time, G.os.date
+    local gatedTime = gate(function(owner, level, ...)
+      if not may(owner, "clock") then denyClock(owner, level, "os.time") end
+      return realTime(...)
+    end)
+    local gatedDate = gate(function(owner, level, ...)
+      if not may(owner, "clock") then denyClock(owner, level, "os.date") end
+      return realDate(...)
+    end)
+
+    -- Modules whose functions read the wall clock (`require "clock"`): one read-only view of
+    -- each, whose clock-reading functions are gates (the right is the asker's, whoever
+    -- handed the module over).
     local clockGated = prims.clockGated
     local views = {}
-    local function ownedView(name, owner, module)
-      local key = owner .. "\0" .. name
-      local view = views[key]
+    local function gatedView(name, module)
+      local view = views[name]
       if view ~= nil then return view end
       local gated = clockGated[name]
+      local wrapped = {}
       view = setmetatable({}, {
         __index = function(_, field)
           local value = module[field]
           if gated[field] and type(value) == "function" then
-            return function(...)
-              if denied[owner] then
-                error(owner .. " may not read the wall clock (" .. name .. "." .. field
-                  .. "): it does not have the 'clock' capability", 2)
-              end
-              return value(...)
+            local fn = wrapped[field]
+            if fn == nil then
+              local label = name .. "." .. field
+              fn = gate(function(owner, level, ...)
+                if not may(owner, "clock") then denyClock(owner, level, label) end
+                return value(...)
+              end)
+              wrapped[field] = fn
             end
+            return fn
           end
           return value
         end,
@@ -170,7 +189,7 @@ enum LuaSandbox {
         __readonly = {},
         __metatable = false,
       })
-      views[key] = view
+      views[name] = view
       return view
     end
 
@@ -178,13 +197,28 @@ enum LuaSandbox {
     -- when the state opens, and a script that reads four numbers can step back to the seed).
     local realRandomseed, realRandom = G.math.randomseed, G.math.random
     realRandomseed(prims.seed1, prims.seed2)
-    -- What plugin code may require: host modules and the modules plugins name (not the
-    -- screen's own files, nor modules the screen has loaded: they run with the screen's rights).
+    -- What code without the screen's rights (plugins') may require: host modules and the
+    -- modules plugins name (not the screen's own files, nor modules the screen has loaded:
+    -- they run with the screen's rights).
     local requirable = prims.requirable
 
-    -- A fresh environment, its `os` owned by `owner` when given; `plugin`: the code is a
-    -- plugin's.
-    return function(owner, plugin)
+    -- load(chunk, name): text only, in the calling file's environment; the chunk is named
+    -- after the place that loaded it — `file.lua:12 (load "name")` — and belongs to the owner of
+    -- that code, so no name a script chooses can claim another file, or the host's own code.
+    local function loadName(level, name)
+      local info = level > 0 and getinfo(level + 1, "Sl")
+      local place = info and (info.source:sub(1, 1) == "@" and info.source:sub(2) or info.short_src) or "?"
+      local line = info and info.currentline or 0
+      local shown = ""
+      if type(name) == "string" then
+        -- (kept printable and short: it is part of every position in the chunk)
+        shown = " " .. ("%q"):format(name:sub(1, 40)):gsub("[%c\128-\255]", "?")
+      end
+      return "@" .. place .. ":" .. line .. " (load" .. shown .. ")"
+    end
+
+    -- A fresh environment.
+    return function()
       local env = {}
       for i = 1, #baseNames do env[baseNames[i]] = G[baseNames[i]] end
       env._VERSION = G._VERSION
@@ -196,17 +230,24 @@ enum LuaSandbox {
       -- math.randomseed() would seed from the time and return the seed: it reseeds from the
       -- generator itself, and returns nothing.
       env.math.randomseed = function(x, y)
-        if x == nil then realRandomseed(realRandom(0), realRandom(0)) else realRandomseed(x, y) end
+        if x == nil then
+          realRandomseed(realRandom(0), realRandom(0))  -- (its results would tell the seed)
+          return
+        end
+        for position, value in ipairs({ x, y }) do
+          if G.math.type(value) == nil then
+            error("bad argument #" .. position .. " to 'randomseed' (number expected, got " .. type(value) .. ")", 2)
+          elseif G.math.tointeger(value) == nil then
+            error("bad argument #" .. position .. " to 'randomseed' (number has no integer representation)", 2)
+          end
+        end
+        realRandomseed(x, y)
       end
       env.utf8 = copy(utf8Lib)
       local co = copy(G.coroutine)
       co.create, co.resume, co.wrap = cocreate, coresume, wrap
       env.coroutine = co
-      if owner ~= nil then
-        env.os = ownedOs(owner)
-      else
-        env.os = guarded({ clock = G.os.clock, time = realTime, date = realDate }, forbiddenOs, "os.")
-      end
+      env.os = guarded({ clock = G.os.clock, time = gatedTime, date = gatedDate }, forbiddenOs, "os.")
       env.print = function(...)
         local n = select("#", ...)
         local parts = { ... }
@@ -217,12 +258,15 @@ enum LuaSandbox {
         if option == nil or option == "count" then return gcollect("count") end
         error(violation .. "collectgarbage('" .. tostring(option) .. "') is not available to scripts (only 'count' is)", 2)
       end
-      env.load = function(chunk, name, mode, custom)
+      env.load = gate(function(owner, level, chunk, name, mode, custom)
         if custom ~= nil then
-          error(violation .. "load with a caller-chosen environment is not available to scripts", 2)
+          error(askerAt(level) .. violation .. "load with a caller-chosen environment is not available to scripts", 0)
         end
         if mode ~= nil and mode ~= "t" then
-          error(violation .. "binary chunks are not available to scripts (load mode must be 't')", 2)
+          error(askerAt(level) .. violation .. "binary chunks are not available to scripts (load mode must be 't')", 0)
+        end
+        if type(chunk) ~= "string" and type(chunk) ~= "function" then
+          error(askerAt(level) .. "bad argument #1 to 'load' (string or function expected, got " .. type(chunk) .. ")", 0)
         end
         -- Compiling is work done in C: charge the text read (a unit per 32 bytes).
         if type(chunk) == "string" then
@@ -235,28 +279,30 @@ enum LuaSandbox {
             return piece
           end
         end
-        return realload(chunk, name, "t", env)
-      end
-      env.require = function(name)
+        local source = loadName(level, name)
+        setOwner(source, owner == true and "the host" or owner)
+        return realload(chunk, source, "t", env)
+      end)
+      env.require = gate(function(owner, level, name)
         if type(name) ~= "string" then
-          error("bad argument #1 to 'require' (string expected, got " .. type(name) .. ")", 2)
+          error(askerAt(level) .. "bad argument #1 to 'require' (string expected, got " .. type(name) .. ")", 0)
         end
-        if plugin and not requirable[name] then
-          error(violation .. "a plugin's code may require host modules and the modules plugins name, not '"
-            .. name .. "' (the screen's files run with the screen's rights)", 2)
+        if not may(owner, "screenFiles") and not requirable[name] then
+          error(askerAt(level) .. violation .. "a plugin's code may require host modules and the modules plugins name, not '"
+            .. name .. "' (the screen's files run with the screen's rights)", 0)
         end
         local cached = loaded[name]
         if cached ~= nil then
-          if owner ~= nil and clockGated[name] then return ownedView(name, owner, cached) end
+          if clockGated[name] then return gatedView(name, cached) end
           return cached
         end
-        local chunk, where, level = find(name)
-        if not chunk then error(where, level) end
+        local chunk, where, fault = find(name)
+        if not chunk then error((fault == 0 and "" or askerAt(level)) .. where, 0) end
         local result = chunk(name, where)
         if result == nil then result = true end
         loaded[name] = result
         return result
-      end
+      end)
       for key, value in pairs(hostGlobals) do env[key] = value end
       env._G = env
       return setmetatable(env, {
@@ -325,10 +371,14 @@ extension LuaRuntime {
     sslua_pushcfunction(L, sslua_open_bounded)
     try protectedCall(arguments: 0, results: 1, context: "building the bounded library")
     lua_rawset(L, -3)
-    stack.push("clockDenied")
-    lua_createtable(L, 0, 0)
-    lua_pushvalue(L, -1)
-    clockDenied = stack.ref()
+    stack.push("rights")
+    stack.push(reference: rightsTable)
+    lua_rawset(L, -3)
+    stack.push("gate")
+    sslua_pushcfunction(L, sslua_gate_function)
+    lua_rawset(L, -3)
+    stack.push("setOwner")
+    sslua_pushcfunction(L, sslua_set_owner_function)
     lua_rawset(L, -3)
     stack.push("seed1")
     stack.push(Int64.random(in: .min ... .max))
@@ -363,17 +413,13 @@ extension LuaRuntime {
     environmentFactory = stack.ref()
   }
 
-  /// Grants (`true`) or withdraws the wall clock (`os.time`, `os.date`) from the code of `who`:
-  /// the files ``Configuration/clockOwners`` (or ``Configuration/defaultClockOwner``) give to
-  /// it. Takes effect at once, for code already loaded too.
+  /// Grants (`true`) or withdraws the wall clock (`os.time`, `os.date`, `require "clock"`)
+  /// from the code of `who` (see ``grant(_:to:)``). Takes effect at once, for code already
+  /// loaded too.
   public func setClock(_ allowed: Bool, for who: String) {
-    guard configuration.mode == .sandboxed else { return }
-    if allowed { clockDeniedOwners.remove(who) } else { clockDeniedOwners.insert(who) }
-    stack.push(reference: clockDenied)
-    stack.push(who)
-    if allowed { stack.pushNil() } else { stack.push(true) }
-    lua_rawset(L, -3)
-    stack.pop()
+    var current = rights[who] ?? Rights()
+    current.clock = allowed
+    grant(current, to: who)
   }
 
   /// A fresh environment: a sandbox (sandboxed mode) or the real globals (trusted mode).
@@ -384,23 +430,20 @@ extension LuaRuntime {
     return LuaRef(runtime: self, reference: stack.ref())
   }
 
-  func pushEnvironment(_ environment: LuaRef?, clockOwner who: String? = nil, plugin: Bool = false) throws(ScriptError) {
+  func pushEnvironment(_ environment: LuaRef?) throws(ScriptError) {
     if let environment {
       stack.push(reference: environment.reference)
     } else if configuration.mode == .trusted {
       sslua_pushglobaltable(L)
     } else {
       stack.push(reference: environmentFactory)
-      if let who { stack.push(who) } else { stack.pushNil() }
-      stack.push(plugin)
-      try protectedCall(arguments: 2, results: 1, context: "creating a sandbox")
+      try protectedCall(arguments: 0, results: 1, context: "creating a sandbox")
     }
   }
 
-  /// Sets upvalue 1 (`_ENV`) of the chunk on top (a fresh sandbox whose wall clock follows
-  /// ``LuaRuntime/setClock(_:for:)`` for `who`, when given).
-  func setEnvironment(ofFunctionOnTop environment: LuaRef?, clockOwner who: String? = nil, plugin: Bool = false) throws(ScriptError) {
-    try pushEnvironment(environment, clockOwner: who, plugin: plugin)
+  /// Sets upvalue 1 (`_ENV`) of the chunk on top (a fresh sandbox unless given).
+  func setEnvironment(ofFunctionOnTop environment: LuaRef?) throws(ScriptError) {
+    try pushEnvironment(environment)
     if lua_setupvalue(L, -2, 1) == nil { stack.pop() }
   }
 
@@ -439,7 +482,7 @@ extension LuaRuntime {
         if let source = configuration.moduleSources[name] {
           call.push(try load(source, chunkName: file))
         } else {
-          call.push(try loadFile(file))
+          call.push(try loadFile(file, root: root(ofPluginFile: file)))
         }
         call.push(file)
         return 2
@@ -454,13 +497,10 @@ extension LuaRuntime {
       for candidate in [relative + ".lua", relative + "/init.lua"] {
         let path = (root as NSString).appendingPathComponent(candidate)
         searched.append(path)
-        guard FileManager.default.fileExists(atPath: path) else { continue }
+        // (A link counts as there even when it leads nowhere: the loader says what is wrong.)
+        guard FileManager.default.fileExists(atPath: path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+        else { continue }
         let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
-        guard resolved.path.hasPrefix(rootURL.path + "/") else {
-          return fail(
-            LuaSandbox.violationMarker + "module '\(name)' resolves outside the script roots (\(resolved.path))",
-            kind: .sandboxViolation)
-        }
         if let plugin = Self.pluginFolder(containing: resolved.path, below: rootURL.path, known: configuration.pluginFolders) {
           return fail(
             LuaSandbox.violationMarker
@@ -468,11 +508,17 @@ extension LuaRuntime {
             kind: .sandboxViolation)
         }
         do {
-          let chunk = try loadFile(path)
+          // The one loader: inside the root once links are followed, a regular text file.
+          let chunk = try loadFile(path, root: root)
           call.push(chunk)
           call.push(path)
           return 2
         } catch {
+          if error.line == nil {
+            // A file the loader refused: the error belongs at the require.
+            let marker = error.kind == .sandboxViolation ? LuaSandbox.violationMarker : ""
+            return fail(marker + "module '\(name)': " + error.message, kind: error.kind)
+          }
           return fail(error.description, level: 0, kind: error.kind)
         }
       }

@@ -37,16 +37,13 @@ extension LuaScreen {
       return parts.isEmpty ? "none" : parts.joined(separator: ", ")
     }
 
-    /// Whether `host` is one of `patterns` (`*` any, `*.example.com` its subdomains, not
-    /// itself; without case).
-    public static func host(_ host: String, matches patterns: [String]) -> Bool {
-      let host = host.lowercased()
-      return patterns.contains { pattern in
-        let pattern = pattern.lowercased()
-        if pattern == "*" { return true }
-        if pattern.hasPrefix("*.") { return host.hasSuffix(pattern.dropFirst()) && host.count > pattern.count - 1 }
-        return host == pattern
-      }
+    /// A pattern's host part and its port, if it names one (`[::1]:80` → `[::1]`, 80).
+    static func split(_ pattern: String) -> (name: String, port: Int?) {
+      guard let colon = pattern.lastIndex(of: ":"), !pattern[colon...].contains("]"),
+        !(pattern.hasPrefix("[") && !pattern[..<colon].contains("]")),
+        let port = Int(pattern[pattern.index(after: colon)...])
+      else { return (pattern, nil) }
+      return (String(pattern[..<colon]), port)
     }
 
     /// What `wanted` asks for beyond these, in words (`["timers", "net (evil.com)"]`); empty
@@ -62,16 +59,19 @@ extension LuaScreen {
       return missing
     }
 
-    /// Whether every host `wanted` (a host or a `*.` pattern) matches is matched by `pattern`
-    /// too: `*` covers all; `*.example.com` covers `api.example.com` and `*.cdn.example.com`,
-    /// not `example.com`.
+    /// Whether every host `wanted` (a host or a `*.` pattern, with an optional port) matches is
+    /// matched by `pattern` too: `*` covers all; `*.example.com` covers `api.example.com` and
+    /// `*.cdn.example.com`, not `example.com`; a pattern without a port covers every port, one
+    /// with a port only that port.
     public static func pattern(_ pattern: String, covers wanted: String) -> Bool {
-      let pattern = pattern.lowercased(), wanted = wanted.lowercased()
-      if pattern == "*" || pattern == wanted { return true }
-      guard pattern.hasPrefix("*.") else { return false }
-      let suffix = pattern.dropFirst()  // ".example.com"
-      if wanted.hasPrefix("*.") { return wanted.dropFirst().hasSuffix(suffix) }
-      return wanted.hasSuffix(suffix) && wanted.count > suffix.count
+      let (grant, grantPort) = split(pattern.lowercased())
+      let (want, wantPort) = split(wanted.lowercased())
+      if let grantPort, grantPort != wantPort { return false }
+      if grant == "*" || grant == want { return true }
+      guard grant.hasPrefix("*.") else { return false }
+      let suffix = grant.dropFirst()  // ".example.com"
+      if want.hasPrefix("*.") { return want.dropFirst().hasSuffix(suffix) }
+      return want.hasSuffix(suffix) && want.count > suffix.count
     }
 
     /// As the kernel reads them: `{ timers = bool, clock = bool, net = { hosts… } | nil }`.
@@ -113,11 +113,22 @@ extension LuaScreen.Capabilities {
     }
   }
 
-  /// `api.example.com` or `*.example.com`: letters, digits, `-` and dots; no scheme, no path.
+  /// A host a net capability names: `api.example.com` or `*.example.com` (letters, digits, `-`
+  /// and dots), `*`, an IPv4 address, or an IPv6 address in brackets (`[::1]`); each with an
+  /// optional port (`127.0.0.1:8080`, 1–65535). No scheme, no path: a grant covers http and https.
   public static func isHostPattern(_ text: String) -> Bool {
-    let host = text.hasPrefix("*.") ? String(text.dropFirst(2)) : text
+    let (name, port) = split(text)
+    if let port, !(1...65535).contains(port) { return false }
+    if text.hasSuffix(":") { return false }
+    if name == "*" { return true }
+    if name.hasPrefix("[") {
+      let inside = name.dropFirst().dropLast()
+      return name.hasSuffix("]") && !inside.isEmpty && inside.count <= 45
+        && inside.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) || ("A"..."F").contains($0) || $0 == ":" || $0 == "." }
+    }
+    let host = name.hasPrefix("*.") ? String(name.dropFirst(2)) : name
     let labels = host.split(separator: ".", omittingEmptySubsequences: false)
-    return !labels.isEmpty && labels.allSatisfy { label in
+    return !labels.isEmpty && host.utf8.count <= 253 && labels.allSatisfy { label in
       !label.isEmpty && label.count <= 63 && label.unicodeScalars.allSatisfy {
         ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
       }
@@ -139,7 +150,7 @@ extension LuaScreen.Options {
   /// Who the code of each plugin file belongs to (`plugin 'rating'`): components and unit
   /// renderers by their plugin, middleware by theirs, modules by the name they are required
   /// under (`analytics.events` is plugin `analytics`'s).
-  var clockOwners: [String: String] {
+  var fileOwners: [String: String] {
     var owners: [String: String] = [:]
     for script in Array(components.values) + Array(units.values) {
       if let plugin = script.plugin { owners[script.file] = "plugin '\(plugin)'" }

@@ -196,14 +196,29 @@ public final class LuaScreen {
   public let host = LuaScreenHost()
   /// The core store holding the committed state (the engine is its only writer).
   package private(set) var store: BindingStore<ScreenState, LuaScreenHost>
-  /// Every action dispatched so far, in order (only events that were committed).
-  public private(set) var actionLog: [LuaValue] = []
+  /// The most recent actions dispatched, in order (only events that were committed): the last
+  /// ``actionLogLimit`` within ``actionLogBytes`` (a screen that runs for days keeps a bounded
+  /// log);
+  /// ``actionCount`` counts them all, and ``actions(since:)`` gives what came after a count.
+  public var actionLog: [LuaValue] { actions.entries }
+  /// How many actions were dispatched so far (only events that were committed).
+  public var actionCount: Int { actions.count }
+  /// The actions dispatched after the first `count` (those still kept).
+  public func actions(since count: Int) -> [LuaValue] { actions.since(count) }
+  /// The most recent actions ``actionLog`` keeps: 1,000 (within ``actionLogBytes``).
+  public nonisolated static let actionLogLimit = 1_000
+  /// The most bytes of actions ``actionLog`` keeps (strings' bytes and 16 a value): 8 MiB. A
+  /// screen may dispatch a big action at every event; the log is a copy outside the Lua heap.
+  public nonisolated static let actionLogBytes = 8 << 20
+  private var actions = BoundedLog<LuaValue>(limit: actionLogLimit, byteBudget: actionLogBytes, cost: \.estimatedBytes)
   /// Called after every committed event that dispatched actions (effect results included), with
   /// those actions; ``state`` is already the committed state. The spec driver's test store
   /// records steps with it.
   public var onCommittedEvent: (([LuaValue]) -> Void)?
-  /// Warnings (problems that did not stop the screen).
-  public private(set) var warnings: [String] = []
+  /// The most recent warnings (problems that did not stop the screen): the last 100, within
+  /// 1 MiB.
+  public var warnings: [String] { warningLog.entries }
+  private var warningLog = BoundedLog<String>(limit: 100, byteBudget: 1 << 20, cost: { $0.utf8.count })
   /// Whether ``close()`` was called.
   public internal(set) var isClosed = false
 
@@ -232,9 +247,12 @@ public final class LuaScreen {
   /// Every view id of the screen, sorted.
   public var ids: [String] { viewsByID.keys.sorted() }
 
-  /// Errors nobody was there to catch: while handling an effect's result, or from a UI event
-  /// outside a driver step.
-  public var asyncErrors: [ScriptError] { engine.unhandledErrors }
+  /// The most recent errors nobody was there to catch (while handling an effect's result, or
+  /// from a UI event outside a driver step): the last 100, within 1 MiB; ``asyncErrorCount``
+  /// counts them all.
+  public var asyncErrors: [ScriptError] { engine.unhandledErrors.entries }
+  /// How many errors nobody was there to catch so far.
+  public var asyncErrorCount: Int { engine.unhandledErrors.count }
 
   /// Called with every error in ``asyncErrors``.
   public var onAsyncError: ((ScriptError) -> Void)? {
@@ -267,17 +285,18 @@ public final class LuaScreen {
     let folder = (path as NSString).deletingLastPathComponent
     var configuration = LuaRuntime.Configuration(
       limits: options.limits, scriptRoots: [folder.isEmpty ? "." : folder] + options.scriptRoots, modules: options.modules)
-    // The wall clock by owner: each plugin's files are its own, everything else the screen's.
-    configuration.clockOwners = options.clockOwners
+    // Rights by owner: each plugin's files are its own, everything else the screen's. (Until
+    // its table says what it declares, the screen's code has what was granted.)
+    configuration.fileOwners = options.fileOwners
     configuration.clockGatedModules = options.clockGatedModules
     configuration.pluginFolders = options.pluginFolders
     configuration.moduleSources = options.moduleSources
-    configuration.defaultClockOwner = Self.screenOwner
-    configuration.clockDenied = Set(configuration.clockOwners.values).filter { owner in
-      !(options.pluginCapabilities[Self.pluginName(ofOwner: owner)]?.clock ?? false)
-    }
-    if options.capabilities?.clock == false { configuration.clockDenied.insert(Self.screenOwner) }
+    configuration.defaultOwner = Self.screenOwner
+    configuration.defaultRights = Self.rights(screen: options.capabilities ?? .unrestricted)
     runtime = try LuaRuntime(configuration: configuration)
+    for owner in Set(configuration.fileOwners.values) {
+      runtime.grant(Self.rights(plugin: options.pluginCapabilities[Self.pluginName(ofOwner: owner)] ?? Capabilities()), to: owner)
+    }
     if let output = options.output { runtime.output = output }
     runtime.clock = options.clock
     runtime.fetcher = options.fetcher
@@ -292,7 +311,7 @@ public final class LuaScreen {
     let contract = try checkContract(module)
     name = contract.name
     let capabilities = try screenCapabilities(declared: contract.capabilities)
-    runtime.setClock(capabilities.clock, for: Self.screenOwner)
+    runtime.grant(Self.rights(screen: capabilities), to: Self.screenOwner)
     var ownerTables: LuaValue = ["components": .table(LuaTable()), "units": .table(LuaTable())]
     if capabilities != .unrestricted { ownerTables["screen"] = capabilities.luaValue }
     let owners = try runtime.makeValue(ownerTables, path: "owners")
@@ -301,19 +320,22 @@ public final class LuaScreen {
     let units = try loadModules("unit renderer", files: options.units, screenOwn: contract.units, owners: owners.field("units"))
     if let components, case .table(let table)? = try? components.value(path: "components") {
       for componentName in table.fields.keys.sorted() {
-        if let component = components.field(componentName) { try checkNamedStates(component, component: componentName) }
+        guard let component = components.field(componentName) else { continue }
+        // A plugin's component is written in its own file; the screen's own, in its table.
+        let screenOwn = contract.components?.field(componentName) != nil
+        try checkNamedStates(component, component: componentName, file: screenOwn ? nil : options.components[componentName])
       }
     }
     if let components, case .table(let table)? = try? components.value(path: "components"),
       let clash = table.fields.keys.sorted().first(where: { ViewRegistry.byName[$0] != nil })
     {
-      throw contractError("component '\(clash)' has the name of a built-in view kind (ui.\(clash)); rename it")
+      throw contractError("component '\(clash)' has the name of a built-in view kind (ui.\(clash)); rename it", at: ["components", clash])
     }
     let middleware = try loadMiddleware()
     let outcome = try engine.load(
       module: module, initial: options.state, units: units, schema: contract.schema, components: components,
       middleware: middleware, owners: owners)
-    warnings += outcome.warnings
+    warningLog.append(contentsOf: outcome.warnings)
     root = host.subviews.first ?? View()
     viewsByID = engine.screenViews()
     store = BindingStore(state: engine.committed, identifier: name ?? path)
@@ -322,8 +344,8 @@ public final class LuaScreen {
       self?.host.ss.invalidateState { (_: ScreenState) in state }
     }
     engine.committedEvent = { [weak self] outcome in
-      self?.actionLog += outcome.actions
-      self?.warnings += outcome.warnings
+      self?.actions.append(contentsOf: outcome.actions)
+      self?.warningLog.append(contentsOf: outcome.warnings)
       if !outcome.actions.isEmpty { self?.onCommittedEvent?(outcome.actions) }
     }
   }
@@ -334,7 +356,10 @@ public final class LuaScreen {
   // MARK: - Loading
 
   private func loadModule() throws -> LuaRef {
-    let chunk = try runtime.loadFile(path)
+    // Read once by the one loader; the text also tells where a bad field is written.
+    let source = try ScriptFile.read(path, root: (path as NSString).deletingLastPathComponent)
+    fields = FieldLocator(source: source)
+    let chunk = try runtime.load(source, chunkName: path)
     let results = try runtime.callReturningReferences(chunk, with: [], context: "loading the screen")
     guard let module = results.first, module.typeName == "table" else {
       throw contractError("the screen script must return a table (got \(results.first?.typeName ?? "nothing"))")
@@ -351,7 +376,9 @@ public final class LuaScreen {
     let all = try runtime.makeValue(.table(LuaTable()), path: kind)
     for (name, script) in files.sorted(by: { $0.key < $1.key }) {
       let of = script.plugin.map { " of plugin '\($0)'" } ?? ""
-      let chunk = try script.source.map { try runtime.load($0, chunkName: script.file) } ?? runtime.loadFile(script.file)
+      let chunk =
+        try script.source.map { try runtime.load($0, chunkName: script.file) }
+        ?? runtime.loadFile(script.file, root: runtime.root(ofPluginFile: script.file))
       let results = try runtime.callReturningReferences(chunk, with: [], context: "loading the \(kind) '\(name)'\(of)")
       guard let module = results.first, Self.isComponent(module) else {
         throw ScriptError(
@@ -378,7 +405,9 @@ public final class LuaScreen {
     guard !options.middleware.isEmpty else { return nil }
     let chain = try runtime.makeValue(.table(LuaTable()), path: "middleware")
     for (position, middleware) in options.middleware.enumerated() {
-      let chunk = try middleware.source.map { try runtime.load($0, chunkName: middleware.file) } ?? runtime.loadFile(middleware.file)
+      let chunk =
+        try middleware.source.map { try runtime.load($0, chunkName: middleware.file) }
+        ?? runtime.loadFile(middleware.file, root: runtime.root(ofPluginFile: middleware.file))
       let results = try runtime.callReturningReferences(
         chunk, with: [], context: "loading middleware '\(middleware.name)' of plugin '\(middleware.plugin)'")
       guard let function = results.first, function.typeName == "function" else {
@@ -401,21 +430,35 @@ public final class LuaScreen {
     value.typeName == "table" && value.field("layout")?.typeName == "function"
   }
 
-  private func contractError(_ message: String) -> ScriptError {
-    ScriptError(kind: .runtime, message: message, chunk: path)
+  /// Where the screen's fields are written (for errors about their values).
+  private var fields: FieldLocator?
+
+  /// An error about the screen's field at `field` (a path of keys), at the line that writes it.
+  private func contractError(_ message: String, at field: [String] = []) -> ScriptError {
+    ScriptError(kind: .runtime, message: message, chunk: path, line: field.isEmpty ? nil : fields?.line(of: field))
   }
 
   /// Checks `states` (named states) and `state_name`, which go together, of the screen or of
   /// the component `component`.
-  private func checkNamedStates(_ module: LuaRef, component: String? = nil) throws {
+  private func checkNamedStates(_ module: LuaRef, component: String? = nil, file script: PluginScript? = nil) throws {
     let field = component.map { "component '\($0)': field" } ?? "screen field"
     let place = component.map { "component '\($0)': " } ?? ""
+    // Where the fields are written: a plugin component's own file, else the screen (whose
+    // own components are in its `components` table).
+    let base = component.map { ["components", $0] } ?? []
+    let pluginFields = script.map { script in
+      FieldLocator(source: script.source ?? (try? ScriptFile.read(script.file, root: runtime.root(ofPluginFile: script.file))) ?? "")
+    }
+    func contractError(_ message: String, at key: [String] = []) -> ScriptError {
+      guard let script, let pluginFields else { return self.contractError(message, at: key.isEmpty ? [] : base + key) }
+      return ScriptError(kind: .runtime, message: message, chunk: script.file, line: key.isEmpty ? nil : pluginFields.line(of: key))
+    }
     let stateName = module.field("state_name")
     let longest = Double(runtime.limits.maxEffectDelay.components.seconds)
     guard let states = module.field("states") else {
-      if stateName != nil { throw contractError("\(field) 'state_name' needs 'states': the named states it chooses from") }
+      if stateName != nil { throw contractError("\(field) 'state_name' needs 'states': the named states it chooses from", at: ["state_name"]) }
       if module.field("state_transition") != nil {
-        throw contractError("\(field) 'state_transition' needs 'states': it is their default transition")
+        throw contractError("\(field) 'state_transition' needs 'states': it is their default transition", at: ["state_transition"])
       }
       return
     }
@@ -423,44 +466,47 @@ public final class LuaScreen {
       guard case .some(let seconds) = (try? transition.value(path: "state_transition"))?.doubleValue, seconds.isFinite,
         seconds >= 0, seconds <= longest
       else {
-        throw contractError("\(field) 'state_transition' must be a number of seconds from 0 to \(Int(longest)) (got \(transition.typeName))")
+        throw contractError("\(field) 'state_transition' must be a number of seconds from 0 to \(Int(longest)) (got \(transition.typeName))", at: ["state_transition"])
       }
     }
     let shape = "{ loading = { set = function(view, state) … end, update = …, done = …, transition = seconds }, … }"
     guard states.typeName == "table" else {
-      throw contractError("\(field) 'states' must be a table of named states: \(shape) (got \(states.typeName))")
+      throw contractError("\(field) 'states' must be a table of named states: \(shape) (got \(states.typeName))", at: ["states"])
     }
     let value: LuaValue
     do {
       value = try states.value(path: "states")
     } catch {
-      throw contractError("\(field) 'states' is not plain data: \(error)")
+      throw contractError("\(field) 'states' is not plain data: \(error)", at: ["states"])
     }
     guard case .table(let table) = value, table.sequence.isEmpty, !table.fields.isEmpty else {
-      throw contractError("\(field) 'states' must be a table of named states: \(shape) (got \(value.typeName == "table" ? "a list or an empty table" : value.typeName))")
+      throw contractError("\(field) 'states' must be a table of named states: \(shape) (got \(value.typeName == "table" ? "a list or an empty table" : value.typeName))", at: ["states"])
     }
     guard let stateName, stateName.typeName == "function" else {
       throw contractError(
-        "\(field) 'state_name' must be a function (got \(module.field("state_name")?.typeName ?? "nil")): it returns the name of the state's named state, e.g. function(\(component == nil ? "" : "props, ")state) return state.phase end")
+        "\(field) 'state_name' must be a function (got \(module.field("state_name")?.typeName ?? "nil")): it returns the name of the state's named state, e.g. function(\(component == nil ? "" : "props, ")state) return state.phase end",
+        at: module.field("state_name") == nil ? ["states"] : ["state_name"])
     }
     for name in table.fields.keys.sorted() {
       guard case .table(let declaration) = table.fields[name]!, declaration.sequence.isEmpty else {
-        throw contractError("\(place)states.\(name) must be a table: { set = function(view, state) … end, update = …, done = …, transition = seconds }")
+        throw contractError("\(place)states.\(name) must be a table: { set = function(view, state) … end, update = …, done = …, transition = seconds }", at: ["states", name])
       }
       for (key, value) in declaration.fields.sorted(by: { $0.key < $1.key }) {
         switch key {
         case "set", "update", "done":
           guard value == .opaque("function") else {
             throw contractError(
-              "\(place)states.\(name).\(key) must be a function(view, \(component == nil ? "" : "props, ")state) (got \(value.typeName))")
+              "\(place)states.\(name).\(key) must be a function(view, \(component == nil ? "" : "props, ")state) (got \(value.typeName))",
+              at: ["states", name, key])
           }
         case "transition":
           guard let seconds = value.doubleValue, seconds.isFinite, seconds >= 0, seconds <= longest else {
             throw contractError(
-              "\(place)states.\(name).transition must be a number of seconds from 0 to \(Int(longest)) (got \(value.doubleValue.map { "\($0)" } ?? value.typeName))")
+              "\(place)states.\(name).transition must be a number of seconds from 0 to \(Int(longest)) (got \(value.doubleValue.map { "\($0)" } ?? value.typeName))",
+              at: ["states", name, "transition"])
           }
         default:
-          throw contractError("\(place)states.\(name) has an unknown field '\(key)' (the fields are set, update, done and transition)")
+          throw contractError("\(place)states.\(name) has an unknown field '\(key)' (the fields are set, update, done and transition)", at: ["states", name, key])
         }
       }
     }
@@ -476,17 +522,17 @@ public final class LuaScreen {
         continue
       }
       guard value.typeName == "function" else {
-        throw contractError("screen field '\(field)' must be a function (got \(value.typeName))")
+        throw contractError("screen field '\(field)' must be a function (got \(value.typeName))", at: [field])
       }
     }
     if module.field("handle") != nil, module.field("reduce") != nil {
-      throw contractError("a screen declares handle or reduce, not both (reduce is the pure form: state, action → new state, effects)")
+      throw contractError("a screen declares handle or reduce, not both (reduce is the pure form: state, action → new state, effects)", at: ["reduce"])
     }
     try checkNamedStates(module)
     var name: String?
     if let nameRef = module.field("name") {
       guard nameRef.typeName == "string", case .string(let text) = try nameRef.value(path: "name") else {
-        throw contractError("screen field 'name' must be a string (got \(nameRef.typeName))")
+        throw contractError("screen field 'name' must be a string (got \(nameRef.typeName))", at: ["name"])
       }
       name = text
     }
@@ -494,35 +540,35 @@ public final class LuaScreen {
       throw contractError("screen field 'state' is required: the initial state table")
     }
     guard state.typeName == "table" else {
-      throw contractError("screen field 'state' must be a table (got \(state.typeName))")
+      throw contractError("screen field 'state' must be a table (got \(state.typeName))", at: ["state"])
     }
     let units = module.field("units")
     if let units {
       guard units.typeName == "table", case .table(let table)? = try? units.value(path: "units"), table.sequence.isEmpty
       else {
-        throw contractError("screen field 'units' must be a table of unit modules (got \(units.typeName))")
+        throw contractError("screen field 'units' must be a table of unit modules (got \(units.typeName))", at: ["units"])
       }
       for unitName in table.fields.keys.sorted() {
         guard let unit = units.field(unitName), unit.typeName == "table", unit.field("layout")?.typeName == "function" else {
-          throw contractError("units.\(unitName) must be a unit module: { layout = function(ui), configure = …, events = … }")
+          throw contractError("units.\(unitName) must be a unit module: { layout = function(ui), configure = …, events = … }", at: ["units", unitName])
         }
       }
     }
     let schema = module.field("schema")
     if let schema, schema.typeName != "table" {
-      throw ScriptError(kind: .typeMismatch, message: "schema: expected a table of field types", chunk: path)
+      throw ScriptError(kind: .typeMismatch, message: "schema: expected a table of field types", chunk: path, line: fields?.line(of: ["schema"]))
     }
     let components = module.field("components")
     if let components {
       guard components.typeName == "table", case .table(let table)? = try? components.value(path: "components"),
         table.sequence.isEmpty
       else {
-        throw contractError("screen field 'components' must be a table of component modules (got \(components.typeName))")
+        throw contractError("screen field 'components' must be a table of component modules (got \(components.typeName))", at: ["components"])
       }
       for componentName in table.fields.keys.sorted() {
         guard let component = components.field(componentName), Self.isComponent(component) else {
           throw contractError(
-            "components.\(componentName) must be a component: { layout = function(ui), configure = …, events = … }")
+            "components.\(componentName) must be a component: { layout = function(ui), configure = …, events = … }", at: ["components", componentName])
         }
       }
     }
@@ -531,7 +577,7 @@ public final class LuaScreen {
       do {
         capabilities = try Capabilities(declaration: try declared.value(path: "capabilities"))
       } catch let error as CapabilityDeclarationError {
-        throw contractError("screen field 'capabilities': \(error.message)")
+        throw contractError("screen field 'capabilities': \(error.message)", at: ["capabilities"])
       }
     }
     return (name, units, schema, components, capabilities)
@@ -539,6 +585,18 @@ public final class LuaScreen {
 
   /// The owner of the screen's own code, for the wall clock and in errors.
   nonisolated static let screenOwner = "the screen"
+
+  /// The rights of the screen's own code with these capabilities: host tasks and its own
+  /// modules too.
+  nonisolated static func rights(screen capabilities: Capabilities) -> LuaRuntime.Rights {
+    .init(clock: capabilities.clock, timers: capabilities.timers, net: capabilities.net, tasks: true, screenFiles: true)
+  }
+
+  /// The rights of a plugin's code with these capabilities (never host tasks, nor the
+  /// screen's files).
+  nonisolated static func rights(plugin capabilities: Capabilities) -> LuaRuntime.Rights {
+    .init(clock: capabilities.clock, timers: capabilities.timers, net: capabilities.net)
+  }
 
   /// The plugin an owner name (`plugin 'analytics'`) stands for.
   nonisolated static func pluginName(ofOwner owner: String) -> String {
@@ -554,7 +612,8 @@ public final class LuaScreen {
       if !missing.isEmpty {
         throw contractError(
           "the screen asks for \(missing.joined(separator: ", ")), which was not granted (granted: \(granted)); "
-            + "grant it where the screen is run (sendingstate run --grant screen:\(missing[0].split(separator: " ")[0])), or drop it from capabilities")
+            + "grant it where the screen is run (sendingstate run --grant screen:\(missing[0].split(separator: " ")[0])), or drop it from capabilities",
+          at: ["capabilities"])
       }
     }
     return declared

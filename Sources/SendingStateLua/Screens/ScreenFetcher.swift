@@ -12,17 +12,37 @@ public protocol ScreenFetcher: Sendable {
   /// The body and HTTP status of a GET of `url`, at most `maxBytes` long, within `timeout`;
   /// throws an error in words when there is no answer.
   func fetch(_ url: URL, maxBytes: Int, timeout: Duration) async throws -> (data: Data, status: Int)
+
+  /// The same, connecting only to `hosts` — the net grant of the code that asked
+  /// (`api.example.com`, `*.example.com`, `*`, each with an optional `:port`). The screen has
+  /// checked `url` against them already; a fetcher that follows redirects must hold every
+  /// connection to them too. The default calls ``fetch(_:maxBytes:timeout:)`` (for fetchers
+  /// that never connect anywhere else, like ``FakeFetcher``).
+  func fetch(_ url: URL, within hosts: [String], maxBytes: Int, timeout: Duration) async throws -> (data: Data, status: Int)
+}
+
+extension ScreenFetcher {
+  /// Calls ``fetch(_:maxBytes:timeout:)``: a fetcher that connects only where `url` says.
+  public func fetch(_ url: URL, within hosts: [String], maxBytes: Int, timeout: Duration) async throws -> (data: Data, status: Int) {
+    try await fetch(url, maxBytes: maxBytes, timeout: timeout)
+  }
 }
 
 /// The network, through the host's bounded HTTP GET (libcurl: http and https only, at most 5
-/// redirects, the body cut off at `maxBytes`).
+/// redirects, the body cut off at `maxBytes`; every connection, redirects included, held to
+/// the asker's net grant).
 public struct NetworkFetcher: ScreenFetcher {
   /// Creates the fetcher.
   public init() {}
 
-  /// A real GET.
+  /// A real GET, to any host.
   public func fetch(_ url: URL, maxBytes: Int, timeout: Duration) async throws -> (data: Data, status: Int) {
-    try await HTTPGet.fetch(url, maxBytes: maxBytes, timeout: timeout)
+    try await HTTPGet.fetch(url, within: nil, maxBytes: maxBytes, timeout: timeout)
+  }
+
+  /// A real GET whose every connection, redirects included, goes to one of `hosts`.
+  public func fetch(_ url: URL, within hosts: [String], maxBytes: Int, timeout: Duration) async throws -> (data: Data, status: Int) {
+    try await HTTPGet.fetch(url, within: hosts, maxBytes: maxBytes, timeout: timeout)
   }
 }
 

@@ -15,6 +15,9 @@ import Synchronization
 /// test server streaming on loopback grew the process by a gigabyte in three seconds. libcurl's
 /// write callback stops a transfer the moment it says so.
 enum HTTPGet {
+  /// What the bodies of all fetches under way may hold together, in the process (C's default).
+  static let budget = Int(SSFETCH_DEFAULT_BUDGET)
+
   /// A response larger than the limit.
   struct TooLarge: Error, CustomStringConvertible {
     let limit: Int
@@ -34,10 +37,16 @@ enum HTTPGet {
   }
 
   /// The body and status of `url`; throws ``TooLarge`` past `maxBytes`, ``TimedOut`` past
-  /// `timeout`, `CancellationError` when the task is cancelled, and ``Failed`` otherwise.
-  static func fetch(_ url: URL, maxBytes: Int, timeout: Duration) async throws -> (data: Data, status: Int) {
-    let milliseconds = max(1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-    let transfer = Transfer(url: url.absoluteString, maxBytes: max(0, maxBytes), milliseconds: Int(milliseconds))
+  /// `timeout`, `CancellationError` when the task is cancelled, and ``Failed`` otherwise
+  /// (also when `url` or a redirect leads to a host outside `hosts`, when given).
+  ///
+  /// Bodies in flight count against a budget the process's fetches share (``budget``; `pool`:
+  /// another one, for tests).
+  static func fetch(
+    _ url: URL, within hosts: [String]? = nil, maxBytes: Int, timeout: Duration, pool: Pool? = nil
+  ) async throws -> (data: Data, status: Int) {
+    let milliseconds = timeout.saturatingMilliseconds
+    let transfer = Transfer(url: url.absoluteString, hosts: hosts, maxBytes: max(0, maxBytes), milliseconds: milliseconds, pool: pool)
     let outcome = try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         // A thread of its own: the call blocks, and the cooperative pool has one thread a core.
@@ -60,20 +69,41 @@ enum HTTPGet {
     case Int(SSFETCH_RESOLVE): return Failed(message: "no such host: \(host)")
     case Int(SSFETCH_TLS): return Failed(message: "the TLS connection to \(host) failed: \(message)")
     case Int(SSFETCH_SCHEME): return Failed(message: "only http and https URLs are fetched, not \(url.absoluteString)")
-    case Int(SSFETCH_REDIRECTS): return Failed(message: "\(host) redirected more than 5 times")
+    case Int(SSFETCH_REDIRECTS): return Failed(message: "\(host) redirected more than \(SSFETCH_MAX_REDIRECTS) times")
+    case Int(SSFETCH_NOT_GRANTED): return Failed(message: message)
+    case Int(SSFETCH_OVER_BUDGET):
+      return Failed(
+        message: "the fetches under way would hold more than \(HTTPGet.budget / (1 << 20)) MiB together (the host's budget for bodies in flight); fetch less at once")
     default: return Failed(message: "the request to \(host) failed: \(message)")
     }
   }
 
+  /// A budget for the bodies of fetches in flight, other than the process's (for tests).
+  final class Pool: Sendable {
+    nonisolated(unsafe) let pointer: OpaquePointer
+    init(budget: Int) { pointer = ssfetch_pool_new(max(0, budget))! }
+    deinit { ssfetch_pool_free(pointer) }
+    /// What its bodies hold now.
+    var held: Int { ssfetch_pool_held(pointer) }
+  }
+
+  /// What the process's fetches hold now.
+  static var held: Int { ssfetch_pool_held(nil) }
+
   /// One transfer: its arguments, and the flag that cancels it.
   private final class Transfer: Sendable {
     let url: String
+    let hosts: [String]?
     let maxBytes: Int
     let milliseconds: Int
     nonisolated(unsafe) let flag: OpaquePointer
 
-    init(url: String, maxBytes: Int, milliseconds: Int) {
+    let pool: Pool?
+
+    init(url: String, hosts: [String]?, maxBytes: Int, milliseconds: Int, pool: Pool?) {
       self.url = url
+      self.hosts = hosts
+      self.pool = pool
       self.maxBytes = maxBytes
       self.milliseconds = milliseconds
       // Allocation failure of 4 bytes is not recoverable anyway.
@@ -86,7 +116,14 @@ enum HTTPGet {
 
     func run() -> Result<(data: Data, status: Int), any Error> {
       var result = ssfetch_result()
-      let outcome = ssfetch_get(url, maxBytes, milliseconds, flag, &result)
+      if let hosts, hosts.isEmpty {
+        return .failure(HTTPGet.Failed(message: "no host is granted: the fetch connects nowhere"))
+      }
+      let outcome = withCStrings(hosts ?? []) { pointers in
+        pointers.withUnsafeBufferPointer { buffer in
+          ssfetch_get_within(url, hosts == nil ? nil : buffer.baseAddress, buffer.count, maxBytes, milliseconds, flag, pool?.pointer, &result)
+        }
+      }
       defer { ssfetch_free(&result) }
       guard outcome == SSFETCH_OK else {
         let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -96,5 +133,31 @@ enum HTTPGet {
       let data = result.body.map { Data(bytes: $0, count: result.length) } ?? Data()
       return .success((data, Int(result.status)))
     }
+  }
+}
+
+/// Calls `body` with C strings of `strings` (valid only during the call).
+private func withCStrings<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+  let copies = strings.map { strdup($0) }
+  defer { copies.forEach { free($0) } }
+  return body(copies.map { UnsafePointer($0) })
+}
+
+/// Calls `body` with a C array of C strings of `strings` (never NULL, even when empty).
+func withCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+  withCStrings(strings) { pointers in
+    let array = pointers + [nil]  // (a last NULL: never an empty, NULL-based array)
+    return array.withUnsafeBufferPointer { body($0.baseAddress!) }
+  }
+}
+
+extension Duration {
+  /// Whole milliseconds, at least 1, saturating at `Int.max` (never a trap).
+  var saturatingMilliseconds: Int {
+    let (seconds, attoseconds) = components
+    let (product, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+    if overflow || seconds < 0 { return seconds < 0 ? 1 : Int.max }
+    let (sum, more) = product.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+    return more ? Int.max : Int(max(1, sum))
   }
 }

@@ -141,3 +141,18 @@ extension LuaValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expres
     self = .table(LuaTable(fields: Dictionary(elements.filter { $0.1 != .nil }, uniquingKeysWith: { $1 })))
   }
 }
+
+extension LuaValue {
+  /// About how many bytes the value holds in Swift: its strings' bytes, and 16 a value (for
+  /// budgets of what the host keeps; a string shared by two fields counts twice).
+  public var estimatedBytes: Int {
+    switch self {
+    case .string(let text): 16 + text.utf8.count
+    case .table(let table):
+      table.sequence.reduce(16) { $0 + $1.estimatedBytes }
+        + table.fields.reduce(0) { $0 + 16 + $1.key.utf8.count + $1.value.estimatedBytes }
+    case .opaque(let name): 16 + name.utf8.count
+    default: 16
+    }
+  }
+}

@@ -303,10 +303,10 @@ final class HostileRunner {
     }
     switch verb {
     case "settle":
-      let known = screen.asyncErrors.count
+      let known = screen.asyncErrorCount
       // Generous: parallel tests share the main actor, and a busy one delays every hop.
       let settled = await screen.settle(timeout: .seconds(60))
-      if screen.asyncErrors.count > known { throw screen.asyncErrors[known] }
+      if screen.asyncErrorCount > known, let first = screen.asyncErrors.suffix(screen.asyncErrorCount - known).first { throw first }
       if !settled { throw ScreenUsageError.badValue("effects did not settle within 60 s") }
     case "reload":
       screen = try screen.reloaded()

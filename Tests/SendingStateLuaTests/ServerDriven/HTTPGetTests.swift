@@ -80,4 +80,17 @@ struct HTTPGetTests {
     #expect(await failure { try await HTTPGet.fetch(URL(string: "http://no-such-host.invalid/x")!, maxBytes: 100, timeout: .seconds(10)) }
       == "no such host: no-such-host.invalid")
   }
+
+  @Test("bodies in flight count against a budget the fetches share: a fetch that would pass it stops; what it held is given back")
+  func budget() async throws {
+    let server = try LoopbackHTTPServer(routes: ["/small": "ok"], endless: ["/big"], maxRequests: 4)
+    let pool = HTTPGet.Pool(budget: 256 << 10)
+    // Its own limit (1 MiB) would let it grow past the pool's 256 KiB: the pool stops it.
+    let reason = await failure { try await HTTPGet.fetch(URL(string: server.url("/big"))!, maxBytes: 1 << 20, timeout: .seconds(30), pool: pool) }
+    #expect(reason.hasPrefix("the fetches under way would hold more than"), "\(reason)")
+    #expect(pool.held == 0)
+    let small = try await HTTPGet.fetch(URL(string: server.url("/small"))!, maxBytes: 1 << 20, timeout: .seconds(30), pool: pool)
+    #expect(String(decoding: small.data, as: UTF8.self) == "ok")
+    #expect(pool.held == 0)
+  }
 }

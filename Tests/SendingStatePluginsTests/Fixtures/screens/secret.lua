@@ -1,0 +1,2 @@
+-- The screen's own configuration: a plugin must not be able to read it.
+return "token-1234"
