@@ -92,6 +92,7 @@ package final class PreviewHost {
   nonisolated static let entryLimit = 1 << 10
   /// The most bytes of the state the panel shows (1 MiB).
   nonisolated static let stateLimit = 1 << 20
+
   /// Opens the screen.
   ///
   /// - Throws: ``ToolError`` for a missing file or a broken script.
