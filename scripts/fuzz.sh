@@ -10,7 +10,7 @@
 #   scripts/fuzz.sh --build                 only build
 #
 # Targets: value_bridge json_payload screen_loader event_streams pictures plugin_manifests
-# fetch_answers (default: all).
+# fetch_answers preview_messages preview_http cli_arguments (default: all).
 # Environment: FUZZ_ARGS adds libFuzzer flags (e.g. FUZZ_ARGS="-runs=1000000"); FUZZ_ASAN=0
 # builds without AddressSanitizer (about three times the executions per second, for the long
 # runs: crashes, hangs, running out of memory and broken invariants are still caught; memory
@@ -20,9 +20,13 @@
 # `--sanitize fuzzer --sanitize address` into .build-fuzz (libraries only, so no `main` clashes
 # with libFuzzer's), and each target's Swift files are compiled with
 # `swiftc -sanitize=fuzzer,address` against those modules and linked with their objects.
-# (`pictures` needs the tooling library too: SendingStateTools and what it links, built the same
-# way when that target is asked for.)
-# Nothing in Package.swift is involved, so `swift build` is unchanged.
+# (`pictures` and `plugin_manifests` need the tooling library too: SendingStateTools and what it
+# links, built the same way when those targets are asked for.)
+# Nothing in Package.swift is involved, so `swift build` is unchanged. The preview and CLI targets
+# also need the preview's module and its dependencies (Hummingbird, NIO, NIOEmbedded for an
+# in-process channel) and ArgumentParser, built the same way; the CLI target compiles the
+# executable's own sources (Sources/SendingStateCLI) into its harness, less their `@main` line,
+# so libFuzzer's `main` is the only one.
 #
 # Every run works on a scratch copy of the seeds (.build-fuzz/work/<target>/corpus), so the
 # repository is never written; crashes, leaks, timeouts and out-of-memory inputs land in
@@ -30,7 +34,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ALL_TARGETS=(value_bridge json_payload screen_loader event_streams pictures plugin_manifests fetch_answers)
+ALL_TARGETS=(value_bridge json_payload screen_loader event_streams pictures plugin_manifests fetch_answers
+  preview_messages preview_http cli_arguments)
 mode=fuzz
 seconds=60
 targets=()
@@ -56,6 +61,9 @@ folder() {
     pictures) echo Pictures ;;
     plugin_manifests) echo PluginManifests ;;
     fetch_answers) echo FetchAnswers ;;
+    preview_messages) echo PreviewMessages ;;
+    preview_http) echo PreviewHTTP ;;
+    cli_arguments) echo CLIArguments ;;
     *) echo "fuzz.sh: unknown target '$1' (targets: ${ALL_TARGETS[*]})" >&2; exit 2 ;;
   esac
 }
@@ -73,6 +81,14 @@ CONFIG=${FUZZ_CONFIG:-release}
 BIN="$SCRATCH/$CONFIG"
 OUT="$SCRATCH/targets"
 COVERAGE=-sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp
+
+# Whether a target needs the preview's modules (and the CLI's sources).
+needs_preview() {
+  case "$1" in
+    preview_messages | preview_http | cli_arguments) return 0 ;;
+    *) return 1 ;;
+  esac
+}
 
 build() {
   local started=$SECONDS
@@ -96,6 +112,30 @@ build() {
       $(printf -- '--sanitize %s ' ${SANITIZERS//,/ }) -Xswiftc "$COVERAGE" 2>&1 | grep -E "error:|Build" || true
     [ -f "$toolsStamp" ] || { echo "fuzz.sh: building SendingStateTools failed" >&2; exit 1; }
   fi
+  local preview=0
+  for target in "${targets[@]}"; do needs_preview "$target" && preview=1; done
+  if [ $preview = 1 ]; then
+    local pstamp="$BIN/Modules/SendingStatePreview.swiftmodule"
+    if [ ! -f "$pstamp" ] || [ -n "$(find Sources Package.swift -newer "$pstamp" -print -quit)" ]; then
+      for module in SendingStatePreview ArgumentParser NIOEmbedded; do
+        swift build -c "$CONFIG" --target "$module" --scratch-path "$SCRATCH" \
+          $(printf -- '--sanitize %s ' ${SANITIZERS//,/ }) -Xswiftc "$COVERAGE" 2>&1 | grep -E "error:|Build" || true
+      done
+    fi
+    [ -f "$pstamp" ] || { echo "fuzz.sh: building the preview's modules failed" >&2; exit 1; }
+    # The CLI's sources without `@main` (see the header).
+    mkdir -p "$SCRATCH/cli-sources"
+    local file copy
+    for file in Sources/SendingStateCLI/*.swift; do
+      copy="$SCRATCH/cli-sources/$(basename "$file")"
+      # (Rewritten only when changed, so the target is not recompiled for nothing.)
+      sed '/^@main$/d' "$file" >"$copy.new"
+      if cmp -s "$copy.new" "$copy"; then rm "$copy.new"; else mv "$copy.new" "$copy"; fi
+    done
+    for copy in "$SCRATCH"/cli-sources/*.swift; do
+      [ -f "Sources/SendingStateCLI/$(basename "$copy")" ] || rm "$copy"
+    done
+  fi
   local objects=() toolObjects=()
   local module
   for module in SendingState SendingStateHeadless SendingStateLua CLuaShim CFetch; do
@@ -107,11 +147,25 @@ build() {
     done
   fi
   mkdir -p "$OUT"
-  local target sources binary
+  local sources binary linked extra
   for target in "${targets[@]}"; do
     sources=(Tests/Fuzz/Common/*.swift "Tests/Fuzz/$(folder "$target")"/*.swift)
+    linked=("${objects[@]}")
+    extra=()
+    if needs_preview "$target"; then
+      # Every module built (the preview's whole dependency graph; no executable is built here).
+      mapfile -t linked < <(find "$BIN/" -path '*.build/*' -name '*.o' | sort)
+      # `package` declarations are visible to modules of the same package name, which SwiftPM
+      # derives from the checkout's folder name.
+      extra=(-package-name "$(basename "$PWD" | tr '[:upper:]' '[:lower:]' | tr -c 'a-z0-9_\n' '_')"
+        $(pkg-config --libs libcrypto) -ldl)
+      # The C modules' maps and include folders, as SwiftPM gave them to the preview's module.
+      mapfile -t cflags < <(grep -F "\"-module-name\",\"SendingStatePreview\"" "$SCRATCH/$CONFIG.yaml" | head -1 |
+        grep -o '"-Xcc","[^"]*"' | sed 's/^"-Xcc","\(.*\)"$/-Xcc\n\1/')
+      extra+=("${cflags[@]}")
+      [ "$target" = cli_arguments ] && sources+=("$SCRATCH"/cli-sources/*.swift)
+    fi
     binary="$OUT/$target"
-    local linked=("${objects[@]}") extra=()
     if [ "$target" = pictures ] || [ "$target" = plugin_manifests ]; then
       linked+=("${toolObjects[@]}")
       extra=(-Xcc -fmodule-map-file="$BIN/CPicture.build/module.modulemap" -I Sources/CPicture/include
@@ -153,6 +207,9 @@ smoke_runs() {
     pictures) echo 800 ;;
     plugin_manifests) echo 2000 ;;
     fetch_answers) echo 1500 ;;
+    preview_messages) echo 1500 ;;
+    preview_http) echo 3000 ;;
+    cli_arguments) echo 3000 ;;
   esac
 }
 
@@ -172,6 +229,9 @@ run() {
   [ "$target" = screen_loader ] && max_len=8192
   [ "$target" = json_payload ] && max_len=2048
   [ "$target" = fetch_answers ] && max_len=2048
+  # A page's message may be 16 KiB (the limit itself must be reachable); argument lists are long.
+  [ "$target" = preview_messages ] && max_len=17000
+  [ "$target" = cli_arguments ] && max_len=4096
   # Per-input leak checks (libFuzzer re-runs an input under LeakSanitizer whenever it ends with
   # more allocations than frees, and scans the whole heap) cost 10x in long runs; those check
   # leaks once, at exit. The smoke and replays check every input.

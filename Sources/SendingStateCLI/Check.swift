@@ -21,7 +21,7 @@ extension SendingStateCommand {
         """
     )
 
-    @Argument(help: "Scripts or folders to check (default: the current folder).")
+    @Argument(help: "Scripts or folders to check (default: the current folder).", transform: PathText.argument)
     var paths: [String] = ["."]
 
     @OptionGroup var pluginFlags: PluginFlags

@@ -17,7 +17,7 @@ extension SendingStateCommand {
         """
     )
 
-    @Argument(help: "The folder to create the project in (default: the current folder).")
+    @Argument(help: "The folder to create the project in (default: the current folder).", transform: PathText.argument)
     var folder = "."
 
     @MainActor

@@ -7,7 +7,8 @@ import SendingStateTools
 struct PluginFlags: ParsableArguments {
   @Option(
     name: .customLong("plugin"),
-    help: "A plugin folder to load (repeatable); plugins/ beside the screen and SENDINGSTATE_PLUGIN_PATH are searched too.")
+    help: "A plugin folder to load (repeatable); plugins/ beside the screen and SENDINGSTATE_PLUGIN_PATH are searched too.",
+    transform: PathText.argument)
   var plugins: [String] = []
 
   @Option(
@@ -43,16 +44,14 @@ struct PluginFlags: ParsableArguments {
   func load(screen: String) throws -> PluginSet {
     let set = try request().load(screen: screen)
     if locked, !set.problems.isEmpty {
-      let label = Terminal.paint("error:", .red, enabled: Terminal.colorOnStandardError)
-      for problem in set.problems { FileHandle.standardError.write(Data("\(label) \(problem)\n".utf8)) }
-      FileHandle.standardError.write(Data("\(label) --locked: refusing to run with plugins that do not match the lockfile\n".utf8))
+      for problem in set.problems { Console.line("\(problem)", to: .errors, label: .error) }
+      Console.line("--locked: refusing to run with plugins that do not match the lockfile", to: .errors, label: .error)
       throw ExitCode(1)
     }
     for problem in set.problems {
-      let label = Terminal.paint("warning:", .yellow, enabled: Terminal.colorOnStandardError)
       // (A grant for a plugin that is not there left nothing out: it is just said.)
       let what = problem.file == "--grant" ? "--grant \(problem.plugin): \(problem.message)" : "plugin left out: \(problem)"
-      FileHandle.standardError.write(Data("\(label) \(what)\n".utf8))
+      Console.line(what, to: .errors, label: .warning)
     }
     return set
   }

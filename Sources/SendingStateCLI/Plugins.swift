@@ -32,10 +32,10 @@ extension SendingStateCommand {
         commandName: "list",
         abstract: "List the plugins found for a screen, and those left out with why.")
 
-      @Option(name: .customLong("plugin"), help: "A plugin folder (repeatable).")
+      @Option(name: .customLong("plugin"), help: "A plugin folder (repeatable).", transform: PathText.argument)
       var plugins: [String] = []
 
-      @Argument(help: "The screen whose plugins/ folder is searched too.")
+      @Argument(help: "The screen whose plugins/ folder is searched too.", transform: PathText.argument)
       var screen: String?
 
       func run() async throws {
@@ -65,7 +65,7 @@ extension SendingStateCommand {
         commandName: "check",
         abstract: "Check plugin folders: each manifest, each module it names; exit 1 on a problem.")
 
-      @Argument(help: "Plugin folders.")
+      @Argument(help: "Plugin folders.", transform: PathText.argument)
       var folders: [String]
 
       func run() async throws {
@@ -89,7 +89,7 @@ extension SendingStateCommand {
       @Argument(help: "The plugin's name (lower case letters, digits and _).")
       var name: String
 
-      @Option(name: .customLong("in"), help: "The folder to create it in (default: the current folder).")
+      @Option(name: .customLong("in"), help: "The folder to create it in (default: the current folder).", transform: PathText.argument)
       var folder = "."
 
       @MainActor
@@ -117,15 +117,15 @@ extension SendingStateCommand {
           change.
           """)
 
-      @Option(name: .customLong("plugin"), help: "A plugin folder (repeatable).")
+      @Option(name: .customLong("plugin"), help: "A plugin folder (repeatable).", transform: PathText.argument)
       var plugins: [String] = []
 
-      @Argument(help: "The screen: the lockfile goes beside it, and its plugins/ folder is searched too.")
+      @Argument(help: "The screen: the lockfile goes beside it, and its plugins/ folder is searched too.", transform: PathText.argument)
       var screen: String
 
       func run() async throws {
         let set = PluginSet.load(explicit: plugins, screen: screen, hostAPI: Plugins.hostAPI, enforce: false)
-        for problem in set.problems { FileHandle.standardError.write(Data("warning: plugin left out: \(problem)\n".utf8)) }
+        for problem in set.problems { Console.line("plugin left out: \(problem)", to: .errors, label: .warning) }
         let path = PluginLock.path(beside: screen)
         do {
           let lock = try PluginLock.locking(set.plugins)

@@ -40,12 +40,12 @@ extension SendingStateCommand {
           path: screen.screen, options: try await screen.screenOptions(), plugins: try screen.pluginFlags.request(),
           configuration: .init(host: host, port: port))
         if !server.configuration.isLoopback {
-          FileHandle.standardError.write(Data("warning: listening on \(host): anyone who can reach it and has the URL can drive the screen\n".utf8))
+          Console.line("listening on \(host): anyone who can reach it and has the URL can drive the screen", to: .errors, label: .warning)
         }
         // Ctrl-C always frees the terminal: if the server still waits on a page's connection
         // 6 s after a stop signal, the process says so and ends (see StopWatchdog).
         let watchdog = StopWatchdog(grace: .seconds(6)) {
-          FileHandle.standardError.write(Data("preview: a page's connection did not close in time; stopping anyway\n".utf8))
+          Console.line("preview: a page's connection did not close in time; stopping anyway", to: .errors)
           emit("preview stopped")
           Foundation.exit(0)
         }

@@ -54,13 +54,10 @@ extension SendingStateCommand {
       var failed = false
       while !repl.finished {
         guard let line = await readLineAsync(reader) else { break }
-        let (output, isError) = await repl.handle(line)
-        if output.isEmpty { continue }
-        if isError {
+        // Each step is printed as it happens (a timer that re-arms itself makes steps for as
+        // long as the wait lasts).
+        if await repl.handle(line, write: { text, isError in Console.line(text, to: isError ? .errors : .output) }) {
           failed = true
-          FileHandle.standardError.write(Data((output + "\n").utf8))
-        } else {
-          emit(output)
         }
       }
       if failed && !interactive { throw ExitCode(1) }

@@ -20,9 +20,11 @@ extension SendingStateCommand {
         (stderr, exit 1).
 
         --format json prints one object and nothing else on stdout (what the script
-        prints goes to stderr):
+        prints goes to stderr), each step as it happens:
         { "steps": [ { "event", "actions", "state", "changes" } ], "state", "tree",
-          "warnings", "pending" }
+          "warnings", "pending" } (and "error" when an event failed).
+        Reports are bounded: a string value is cut past 16 KiB (its length shown), one
+        step's report past 8 MiB (what is left out is counted).
 
         Example:
           sendingstate run examples/counter/counter.lua --send 'tap plus'
@@ -34,19 +36,19 @@ extension SendingStateCommand {
     @Option(name: .customLong("send"), help: "An EVENT to apply (repeatable, applied in order).")
     var events: [String] = []
 
-    @Option(name: .customLong("events"), help: "A file of EVENTs, one a line (# starts a comment).")
+    @Option(name: .customLong("events"), help: "A file of EVENTs, one a line (# starts a comment).", transform: PathText.argument)
     var eventsFile: String?
 
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
 
-    @Option(help: "Seconds to wait for effects after each event (0: do not wait).")
+    @Option(help: "Seconds to wait for effects after each event (0: do not wait; at most a day, 86400).")
     var settle: Double = ScreenSession.defaultSettle
 
-    @Option(help: "Write an SVG picture of the final screen to this file.")
+    @Option(help: "Write an SVG picture of the final screen to this file.", transform: PathText.argument)
     var svg: String?
 
-    @Option(help: "Write a PNG picture of the final screen to this file.")
+    @Option(help: "Write a PNG picture of the final screen to this file.", transform: PathText.argument)
     var png: String?
 
     @Flag(help: "Keep running: reload the script when a .lua file beside it changes, keeping the state.")
@@ -56,7 +58,9 @@ extension SendingStateCommand {
     var verbose = false
 
     func validate() throws {
-      guard settle >= 0, settle.isFinite else { throw ValidationError("--settle must be a number of seconds ≥ 0") }
+      guard ScreenSession.settleRange.contains(settle) else {
+        throw ValidationError("--settle must be a number of seconds from 0 to \(Int(ScreenSession.settleRange.upperBound)) (a day)")
+      }
     }
 
     @MainActor
@@ -71,29 +75,52 @@ extension SendingStateCommand {
         var options = try await screen.screenOptions()
         if format == .json {
           // stdout holds the report alone.
-          options.output = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+          options.output = { line in Console.line(line, to: .errors) }
         }
         let session = try ScreenSession(path: screen.screen, options: options, plugins: try screen.pluginFlags.request())
         if commands.isEmpty, format == .text { emit(session.tree) }
-        var pending = 0
-        for command in commands {
-          let record = try session.apply(command)
-          if format == .text { emit(session.text(for: record)) }
-          let settled = await session.settle(timeout: .milliseconds(Int((settle * 1000).rounded())))
-          if format == .text { settled.records.forEach { emit(session.text(for: $0)) } }
-          for error in settled.errors {
-            failed = true
-            report("error: an effect's result failed: " + (verbose ? error.fullDescription : error.description))
+        // Each step is written as it happens (the JSON report too, in pieces), so the process
+        // holds one step's text at a time however long the run.
+        if format == .json { Console.raw(ScreenSession.jsonStart) }
+        var steps = 0
+        func report(_ record: ScreenSession.Record) {
+          switch format {
+          case .text: emit(session.text(for: record))
+          case .json:
+            Console.line((steps > 0 ? "," : "") + session.json(step: record))
+            steps += 1
           }
-          pending = settled.pending
+        }
+        var pending = 0
+        do {
+          for command in commands {
+            report(try session.apply(command))
+            let settled = await session.settle(timeout: ScreenSession.duration(seconds: settle), each: report)
+            for error in settled.errors {
+              failed = true
+              warn("error: an effect's result failed: " + (verbose ? error.fullDescription : error.description))
+            }
+            if settled.moreErrors > 0 { warn("error: \(settled.moreErrors) more effect results failed") }
+            pending = settled.pending
+          }
+        } catch {
+          // The JSON report still ends (stdout stays one valid object), with the error in it.
+          if format == .json {
+            session.jsonEnd(pending: session.screen.pendingEffects, error: ToolError.from(error).description) { Console.raw($0) }
+            Console.raw("\n")
+          }
+          throw error
         }
         if pending > 0 {
-          report(
+          warn(
             "warning: \(pending) effect(s) still running after waiting \(settle) s (--settle); their results are not shown "
               + "(a timer that re-arms itself never ends)")
         }
-        for warning in session.screen.warnings { report("warning: \(warning)") }
-        if format == .json { emit(session.json(pending: pending)) }
+        for warning in session.screen.warnings { warn("warning: \(warning)") }
+        if format == .json {
+          session.jsonEnd(pending: pending) { Console.raw($0) }
+          Console.raw("\n")
+        }
         if let svg { try SVGRenderer.write(session.screen.renderTree(), to: svg) }
         if let png { try PNGRenderer.write(session.screen.renderTree(), to: png) }
         if watch { try await Watcher.watch(session: session, printTree: true) }
@@ -111,7 +138,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
   case json
 }
 
-/// Writes a line to standard error.
-func report(_ text: String) {
-  FileHandle.standardError.write(Data((text + "\n").utf8))
+/// Writes a line to standard error (made visible: see ``Console``).
+func warn(_ text: String) {
+  Console.line(text, to: .errors)
 }

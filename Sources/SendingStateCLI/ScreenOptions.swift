@@ -6,7 +6,7 @@ import SendingStateTools
 
 /// Options shared by the commands that open a screen.
 struct ScreenOptions: ParsableArguments {
-  @Argument(help: "The screen script (a .lua file returning the screen table).")
+  @Argument(help: "The screen script (a .lua file returning the screen table).", transform: PathText.argument)
   var screen: String
 
   @Option(name: .customLong("state"), help: "Start state: JSON, or @FILE to read it from a file.")
@@ -15,7 +15,8 @@ struct ScreenOptions: ParsableArguments {
   @Option(name: .customLong("data"), help: "A server-driven payload: a JSON file path or an http(s) URL.")
   var data: String?
 
-  @Option(name: .customLong("root"), help: "Another folder `require` may load modules from (repeatable).")
+  @Option(
+    name: .customLong("root"), help: "Another folder `require` may load modules from (repeatable).", transform: PathText.argument)
   var roots: [String] = []
 
   @OptionGroup var pluginFlags: PluginFlags
@@ -23,7 +24,12 @@ struct ScreenOptions: ParsableArguments {
   /// The screen options these arguments describe (loads the state, the payload and the
   /// plugins; a plugin that fails to load is reported on stderr and left out).
   func screenOptions() async throws -> LuaScreen.Options {
+    // The screen first: a wrong path is the first thing to say, before plugins are looked for
+    // beside it.
+    try ScriptPath.check(screen, role: "screen")
     var options = LuaScreen.Options(scriptRoots: roots)
+    // What the script prints goes through the one writer (made visible, failures kept).
+    options.output = { line in Console.line(line) }
     let set = try pluginFlags.load(screen: screen)
     set.apply(to: &options)
     if let state { options.state = try JSONInput.value(fromArgument: state, name: "--state") }
@@ -44,12 +50,12 @@ struct ScreenOptions: ParsableArguments {
 func failure(_ error: any Error) -> ExitCode {
   if let exit = error as? ExitCode { return exit }
   let toolError = ToolError.from(error)
-  let label = Terminal.paint("error:", .red, enabled: Terminal.colorOnStandardError)
-  FileHandle.standardError.write(Data((label + " " + toolError.fullDescription + "\n").utf8))
+  Console.line(toolError.fullDescription, to: .errors, label: .error)
   return ExitCode(toolError.exitCode)
 }
 
-/// Writes a line to standard output at once (unbuffered, so pipes see it immediately).
+/// Writes a line to standard output at once (unbuffered, so pipes see it immediately), made
+/// visible (see ``Console``).
 func emit(_ text: String) {
-  FileHandle.standardOutput.write(Data((text + "\n").utf8))
+  Console.line(text)
 }

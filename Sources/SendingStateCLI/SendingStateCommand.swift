@@ -24,7 +24,10 @@ struct SendingStateCommand: AsyncParsableCommand {
   )
 
   /// Runs the command; usage errors exit with 2 (argument-parser's own code is 64, EX_USAGE).
+  /// Everything argument-parser would print (help, errors quoting the arguments) goes through
+  /// ``Console``; a write that failed (`> /dev/full`) is said on stderr, and the exit is 1.
   static func main() async {
+    Console.prepareStandardStreams()
     do {
       var command = try parseAsRoot()
       if var asyncCommand = command as? any AsyncParsableCommand {
@@ -33,14 +36,22 @@ struct SendingStateCommand: AsyncParsableCommand {
         try command.run()
       }
       await releaseBeforeExit()
+      Foundation.exit(outputFailed() ? 1 : 0)
     } catch {
       await releaseBeforeExit()
-      if exitCode(for: error) == .validationFailure {
-        FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-        Foundation.exit(2)
-      }
-      exit(withError: error)
+      let code = exitCode(for: error)
+      let message = fullMessage(for: error)
+      if !message.isEmpty { Console.line(message, to: code == .success ? .output : .errors) }
+      let status = code == .validationFailure ? 2 : code.rawValue
+      Foundation.exit(outputFailed() && status == 0 ? 1 : status)
     }
+  }
+
+  /// Whether a write to stdout or stderr failed; says so (on stderr, if it still takes it).
+  static func outputFailed() -> Bool {
+    guard let first = Console.failed.first else { return false }
+    Console.line(first, to: .errors, label: .error)
+    return true
   }
 
   /// Lets the main actor run the deinitializers the command's objects queued there (screens and

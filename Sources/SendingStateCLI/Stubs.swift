@@ -25,12 +25,13 @@ extension SendingStateCommand {
         """
     )
 
-    @Option(help: "The project folder: writes DIR/types/sendingstate.d.lua and DIR/.luarc.json.")
+    @Option(help: "The project folder: writes DIR/types/sendingstate.d.lua and DIR/.luarc.json.", transform: PathText.argument)
     var out = "."
 
     @Option(
       name: .customLong("plugin"),
-      help: "A plugin folder whose components and modules the stubs include (repeatable); DIR/plugins/ and SENDINGSTATE_PLUGIN_PATH are searched too.")
+      help: "A plugin folder whose components and modules the stubs include (repeatable); DIR/plugins/ and SENDINGSTATE_PLUGIN_PATH are searched too.",
+      transform: PathText.argument)
     var plugins: [String] = []
 
     @MainActor
@@ -41,7 +42,7 @@ extension SendingStateCommand {
         let set = PluginSet.load(
           explicit: plugins, screen: (out as NSString).appendingPathComponent("screen.lua"), hostAPI: PluginSet.hostAPI,
           enforce: false)
-        for problem in set.problems { FileHandle.standardError.write(Data("warning: plugin left out: \(problem)\n".utf8)) }
+        for problem in set.problems { Console.line("plugin left out: \(problem)", to: .errors, label: .warning) }
         written = try StubGenerator.write(project: out, plugins: set.plugins)
       } catch {
         throw failure(error)

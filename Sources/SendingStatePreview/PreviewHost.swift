@@ -14,6 +14,12 @@ import SendingStateTools
 /// - `{"type": "patch", "version", "base", "seq"?, "ops": [...], "panel"}`: what changed since
 ///   `base` (`ops` may be empty when only the panel changed); `seq` answers the page's message.
 ///
+/// Each page's queue is bounded in bytes (``pageBudget``, see ``PageOutbox``): a page that
+/// falls behind gets one `full` message when it reads again, its status saying how many
+/// updates were dropped. Everything the panel shows that a script controls is cut (see
+/// ``ReportText``) and made visible (``VisibleText``) here, so the page shows escapes, never
+/// the control characters themselves.
+///
 /// The panel is `{"log": [new entries], "state", "diff", "error", "warnings", "status"}`; `state`
 /// is the state's JSON, `diff` the last step's changes (`count: 1 → 2`), `error` the current
 /// problem (`{"message", "file", "line"}`) or null, `log` entries `{"event", "actions", "error"}`.
@@ -31,9 +37,32 @@ package final class PreviewHost {
     var actions: [String]
     var error: String?
 
+    /// An entry with its texts cut and made visible.
+    init(event: String, actions: [String], error: String?) {
+      self.event = PreviewHost.shown(event, limit: PreviewHost.entryLimit)
+      var kept: [String] = []
+      var bytes = 0
+      for (offset, action) in actions.enumerated() {
+        if bytes >= PreviewHost.entryLimit {
+          kept.append("… \(actions.count - offset) more")
+          break
+        }
+        let shown = PreviewHost.shown(action, limit: PreviewHost.entryLimit)
+        bytes += shown.utf8.count
+        kept.append(shown)
+      }
+      self.actions = kept
+      self.error = error.map { PreviewHost.shown($0, limit: ReportText.valueLimit) }
+    }
+
     var json: String {
       "{\"event\":\(jsonText(event)),\"actions\":[\(actions.map(jsonText).joined(separator: ","))],\"error\":\(error.map(jsonText) ?? "null")}"
     }
+  }
+
+  /// `text` cut past `limit` bytes and made visible: what the panel shows of a script's text.
+  nonisolated static func shown(_ text: String, limit: Int) -> String {
+    VisibleText.escaped(ReportText.cut(text, limit: limit))
   }
 
   /// The session: the running screen, its path and options.
@@ -41,7 +70,7 @@ package final class PreviewHost {
   /// The version of the tree the pages have.
   package private(set) var version = 0
   private var tree: PreviewTree
-  private var clients: [Int: AsyncStream<String>.Continuation] = [:]
+  private var clients: [Int: PageOutbox] = [:]
   private var nextClient = 0
   private var log: [LogEntry] = []
   private var unsentLog: [LogEntry] = []
@@ -55,6 +84,14 @@ package final class PreviewHost {
   nonisolated package static let logLimit = 200
   /// Most pages connected at once.
   nonisolated package static let clientLimit = 16
+  /// The most bytes queued for one page (1 MiB); past it the page gets a `full` message when
+  /// it reads again (see ``PageOutbox``).
+  nonisolated package static let pageBudget = 1 << 20
+  /// The most bytes of one log entry's event, of each of its actions and of their list; of a
+  /// warning; of the screen's name and path.
+  nonisolated static let entryLimit = 1 << 10
+  /// The most bytes of the state the panel shows (1 MiB).
+  nonisolated static let stateLimit = 1 << 20
 
   /// Opens the screen.
   ///
@@ -65,27 +102,34 @@ package final class PreviewHost {
   ) throws {
     self.limiter = limiter
     session = try ScreenSession(path: path, options: options, plugins: plugins)
-    tree = PreviewTree(ScreenPicture(session.screen.renderTree()))
+    tree = PreviewTree(screen: session.screen.renderTree())
   }
 
   /// How many pages are connected.
   package var clientCount: Int { clients.count }
 
-  /// Connects a page: its id and the stream of messages to send it (the first is `full`), or
-  /// `nil` when too many pages are connected.
-  package func connect() -> (id: Int, messages: AsyncStream<String>)? {
+  /// Connects a page: its id and its messages (the first is `full`), or `nil` when too many
+  /// pages are connected.
+  package func connect() -> (id: Int, messages: PageOutbox)? {
     guard !isStopping, clients.count < PreviewHost.clientLimit else { return nil }
     nextClient += 1
     let id = nextClient
-    let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(256))
-    clients[id] = continuation
-    continuation.yield(fullMessage())
-    return (id, stream)
+    let outbox = PageOutbox(budget: PreviewHost.pageBudget) { [weak self] dropped in
+      self?.fullMessage(dropped: dropped) ?? "{\"type\":\"closed\"}"
+    }
+    clients[id] = outbox
+    outbox.push(fullMessage())
+    return (id, outbox)
   }
 
   /// Forgets a page.
   package func disconnect(_ id: Int) {
     clients.removeValue(forKey: id)?.finish()
+  }
+
+  /// What was dropped for page `id` because it fell behind (`nil`: no such page).
+  package func dropped(for id: Int) -> PageOutbox.Dropped? {
+    clients[id]?.dropped
   }
 
   /// Whether the server is stopping: pages are disconnected and none may connect again.
@@ -96,7 +140,7 @@ package final class PreviewHost {
   /// never end and the server would wait for it for ever.
   package func disconnectAll() {
     isStopping = true
-    for continuation in clients.values { continuation.finish() }
+    for outbox in clients.values { outbox.finish() }
     clients.removeAll()
   }
 
@@ -147,7 +191,8 @@ package final class PreviewHost {
       record(LogEntry(event: "scroll \(listID) \(first)", actions: [], error: "no list with id '\(listID)'"))
       return
     }
-    list.simulateScroll(toRow: max(0, first - 1))
+    // (No subtraction that could overflow, whatever `first` is; PreviewRequest keeps it 1….)
+    list.simulateScroll(toRow: first > 1 ? first - 1 : 0)
     diff = []
   }
 
@@ -159,18 +204,16 @@ package final class PreviewHost {
   }
 
   private func setError(_ toolError: ToolError, fromReload: Bool) {
+    let message = PreviewHost.shown(toolError.description, limit: ReportText.valueLimit)
     if case .script(let scriptError) = toolError {
-      error = (toolError.description, scriptError.chunk, scriptError.line, fromReload)
+      error = (message, scriptError.chunk.map { PreviewHost.shown($0, limit: PreviewHost.entryLimit) }, scriptError.line, fromReload)
     } else {
-      error = (toolError.description, nil, nil, fromReload)
+      error = (message, nil, nil, fromReload)
     }
   }
 
   static func summary(_ action: LuaValue) -> String {
-    if case .table(let table) = action, table.fields.count == 1, let type = table.fields["type"]?.stringValue {
-      return type
-    }
-    return StateDiff.literal(action)
+    ScreenSession.actionSummary(action)
   }
 
   // MARK: - Reloading and effects
@@ -181,7 +224,7 @@ package final class PreviewHost {
     do {
       try session.reload()
       error = nil
-      status = "reloaded \((session.path as NSString).lastPathComponent) (state kept)"
+      status = "reloaded \(PathText.name(of: session.path)) (state kept)"
       knownAsyncErrors = 0
     } catch {
       setError(ToolError.from(error), fromReload: true)
@@ -195,10 +238,11 @@ package final class PreviewHost {
   /// Pushes changes made without an event (effects finishing, their errors); called on a timer.
   package func refresh() {
     guard !clients.isEmpty else { return }
-    let errors = session.screen.asyncErrors
+    // (By count: the screen keeps its most recent errors only.)
+    let count = session.screen.asyncErrorCount
     var changed = false
-    if errors.count > knownAsyncErrors, let last = errors.last {
-      knownAsyncErrors = errors.count
+    if count > knownAsyncErrors, let last = session.screen.asyncErrors.last {
+      knownAsyncErrors = count
       setError(.script(last), fromReload: false)
       changed = true
     }
@@ -208,13 +252,13 @@ package final class PreviewHost {
   // MARK: - Messages to pages
 
   private func send(_ message: String, to client: Int) {
-    clients[client]?.yield(message)
+    clients[client]?.push(message)
   }
 
   /// Sends what changed to every page; `seq` only to the page that asked (`origin`). Without
   /// `seq` or `force`, nothing is sent when nothing changed.
   private func broadcast(seq: Int?, origin: Int?, force: Bool = true) {
-    let next = PreviewTree(ScreenPicture(session.screen.renderTree()))
+    let next = PreviewTree(screen: session.screen.renderTree())
     let operations = next.patch(from: tree)
     guard force || seq != nil || !operations.isEmpty || !unsentLog.isEmpty else { return }
     let base = version
@@ -224,35 +268,44 @@ package final class PreviewHost {
     }
     let body = "\"ops\":[\(operations.joined(separator: ","))],\"panel\":\(panel(log: unsentLog))}"
     unsentLog = []
-    for (id, continuation) in clients {
+    for (id, outbox) in clients {
       let echoed = id == origin ? seq.map(String.init) ?? "null" : "null"
-      continuation.yield("{\"type\":\"patch\",\"version\":\(version),\"base\":\(base),\"seq\":\(echoed),\(body)")
+      outbox.push("{\"type\":\"patch\",\"version\":\(version),\"base\":\(base),\"seq\":\(echoed),\(body)")
     }
   }
 
   private func patchMessage(seq: Int?, problem: String) -> String {
     let saved = error
-    error = (problem, nil, nil, false)
+    error = (PreviewHost.shown(problem, limit: ReportText.valueLimit), nil, nil, false)
     defer { error = saved }
     return "{\"type\":\"patch\",\"version\":\(version),\"base\":\(version),\"seq\":\(seq.map(String.init) ?? "null"),\"ops\":[],\"panel\":\(panel(log: []))}"
   }
 
-  private func fullMessage() -> String {
-    "{\"type\":\"full\",\"version\":\(version),\"tree\":\(tree.json),\"panel\":\(panel(log: log))}"
+  /// The whole tree and panel; for a page that fell behind (`dropped`), its status says how
+  /// many updates it missed.
+  private func fullMessage(dropped: PageOutbox.Dropped? = nil) -> String {
+    var note: String?
+    if let dropped, dropped.times > 0 {
+      note = "this page fell behind (it read too slowly): \(dropped.messages) updates (\(dropped.bytes) bytes) were dropped "
+        + "over \(dropped.times) time(s), and this is the whole screen again"
+    }
+    return "{\"type\":\"full\",\"version\":\(version),\"tree\":\(tree.json),\"panel\":\(panel(log: log, note: note))}"
   }
 
-  private func panel(log entries: [LogEntry]) -> String {
+  private func panel(log entries: [LogEntry], note: String? = nil) -> String {
     let screen = session.screen
     let errorJSON = error.map { error in
       "{\"message\":\(jsonText(error.message)),\"file\":\(error.file.map(jsonText) ?? "null"),\"line\":\(error.line.map(String.init) ?? "null")}"
     }
-    return "{\"name\":\(jsonText(screen.name ?? (session.path as NSString).lastPathComponent)),"
-      + "\"path\":\(jsonText(session.path)),"
+    let name = PreviewHost.shown(screen.name ?? PathText.name(of: session.path), limit: PreviewHost.entryLimit)
+    let warnings = screen.warnings.suffix(50).map { PreviewHost.shown($0, limit: PreviewHost.entryLimit) }
+    return "{\"name\":\(jsonText(name)),"
+      + "\"path\":\(jsonText(PreviewHost.shown(session.path, limit: PreviewHost.entryLimit))),"
       + "\"log\":[\(entries.map(\.json).joined(separator: ","))],"
-      + "\"state\":\(StateDiff.literal(screen.state)),"
-      + "\"diff\":[\(diff.map(jsonText).joined(separator: ","))],"
+      + "\"state\":\(ReportText.literal(screen.state, limit: PreviewHost.stateLimit)),"
+      + "\"diff\":[\(diff.map { jsonText(VisibleText.escaped($0)) }.joined(separator: ","))],"
       + "\"error\":\(errorJSON ?? "null"),"
-      + "\"warnings\":[\(screen.warnings.suffix(50).map(jsonText).joined(separator: ","))],"
-      + "\"status\":\(jsonText(status))}"
+      + "\"warnings\":[\(warnings.map(jsonText).joined(separator: ","))],"
+      + "\"status\":\(jsonText(VisibleText.escaped(note ?? status)))}"
   }
 }

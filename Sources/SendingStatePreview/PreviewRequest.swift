@@ -40,6 +40,10 @@ package struct PreviewRequest: Equatable, Sendable {
   package static let maximumNameLength = 200
   /// The longest value (typed text) accepted.
   package static let maximumValueLength = 8 * 1024
+  /// The sequence numbers accepted: the page's are JavaScript numbers, exact up to 2^53 − 1.
+  package static let seqRange = 0...9_007_199_254_740_991
+  /// The rows a scroll or a row event may name (``EventCommand/rowRange``).
+  package static let rowRange = EventCommand.rowRange
 
   /// A message the page got wrong: the reason, for the page's error panel.
   package struct Invalid: Error, Equatable, CustomStringConvertible {
@@ -79,10 +83,12 @@ package struct PreviewRequest: Equatable, Sendable {
     var first: Int
   }
 
-  /// Decodes one text frame.
+  /// Decodes one text frame: the one validator of what a page sends. Every string is checked
+  /// for length, every integer against its range (``seqRange``, ``rowRange``), so nothing
+  /// downstream does arithmetic on a value from the page that could overflow.
   ///
   /// - Throws: ``Invalid`` naming what is wrong (too big, not JSON, a missing field, an unknown
-  ///   verb, a bad EVENT line).
+  ///   verb, a bad EVENT line, a number out of its range).
   package init(text: String) throws {
     guard text.utf8.count <= PreviewRequest.maximumSize else {
       throw Invalid(description: "message too large (\(text.utf8.count) bytes; at most \(PreviewRequest.maximumSize))")
@@ -94,10 +100,16 @@ package struct PreviewRequest: Equatable, Sendable {
       throw Invalid(description: "message is not the preview's JSON ({\"seq\":1,\"verb\":\"tap\",\"id\":\"plus\"})")
     }
     seq = wire.seq ?? 0
+    guard PreviewRequest.seqRange.contains(seq) else {
+      throw Invalid(description: "seq must be 0…\(PreviewRequest.seqRange.upperBound)")
+    }
     if wire.sync == true {
       action = .sync
     } else if let scroll = wire.scroll {
       try PreviewRequest.checkName(scroll.list, "scroll.list")
+      guard PreviewRequest.rowRange.contains(scroll.first) else {
+        throw Invalid(description: "scroll.first must be \(PreviewRequest.rowRange.lowerBound)…\(PreviewRequest.rowRange.upperBound)")
+      }
       action = .scroll(list: scroll.list, first: scroll.first)
     } else if let line = wire.line {
       guard line.utf8.count <= PreviewRequest.maximumValueLength else { throw Invalid(description: "EVENT line too long") }
@@ -140,16 +152,19 @@ package struct PreviewRequest: Equatable, Sendable {
     case "type": command = .type(id, try value())
     case "gesture":
       let params = wire.params ?? [:]
-      guard params.count <= 10, params.allSatisfy({ $0.key.utf8.count <= 40 && $0.value.utf8.count <= 100 }) else {
-        throw Invalid(description: "gesture parameters: at most 10, short keys and values")
+      // (Keys as the EVENT grammar can write them: not empty, no '=', so the log's line replays.)
+      guard params.count <= 10,
+        params.allSatisfy({ !$0.key.isEmpty && !$0.key.contains("=") && $0.key.utf8.count <= 40 && $0.value.utf8.count <= 100 })
+      else {
+        throw Invalid(description: "gesture parameters: at most 10, keys of 1…40 bytes without '=', values of at most 100")
       }
       command = .gesture(id, try kind(), params)
     default:
       throw Invalid(description: "unknown verb '\(verb.prefix(40))' (tap, send, set, type, gesture)")
     }
     guard let row = wire.row else { return command }
-    guard row.count == 2, case .text(let list) = row[0], case .number(let index) = row[1], index >= 1 else {
-      throw Invalid(description: "row must be [LISTID, INDEX from 1]")
+    guard row.count == 2, case .text(let list) = row[0], case .number(let index) = row[1], rowRange.contains(index) else {
+      throw Invalid(description: "row must be [LISTID, INDEX \(rowRange.lowerBound)…\(rowRange.upperBound)]")
     }
     try checkName(list, "row list")
     return .row(list, index, command)

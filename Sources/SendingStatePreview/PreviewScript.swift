@@ -2,6 +2,11 @@
 /// drags and gestures into EVENT messages over the WebSocket, applies the host's patches, and
 /// fills the side panel. `window.preview` exposes the version and the last round trip's
 /// latency for browser tests.
+///
+/// Text from the screen is only ever inserted as text (`textContent`, attributes, text nodes;
+/// never as HTML), through `visible()`, which shows control characters and bidi controls
+/// escaped (`\u{1B}`), as the CLI's `Console` does — except a text field's value, which is the
+/// screen's data and goes back to it as typed.
 enum PreviewScript {
   /// The script (served as `preview.js`).
   static let source = #"""
@@ -39,6 +44,10 @@ enum PreviewScript {
 
       function receive(message) {
         if (message.type === "full") {
+          // A full message may follow dropped updates (a page that read too slowly): answers
+          // still awaited will not come.
+          sentAt.clear();
+          for (const [key, seq] of typing) if (seq !== -1) typing.delete(key);
           tree = message.tree;
           preview.version = message.version;
           screen.replaceChildren(build(tree));
@@ -62,10 +71,17 @@ enum PreviewScript {
       }
 
       // ---- drawing ----------------------------------------------------------------------
+      // Text from the screen, with its control characters and bidi controls shown escaped (as
+      // the CLI shows them), so no script can hide or reorder what the page says.
+      const hidden = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+      function visible(text) {
+        return String(text).replace(hidden, (c) => "\\u{" + c.codePointAt(0).toString(16).toUpperCase() + "}");
+      }
+      preview.visible = visible;
       function element(tag, className, text) {
         const el = document.createElement(tag);
         if (className) el.className = className;
-        if (text !== undefined) el.textContent = text;
+        if (text !== undefined) el.textContent = visible(text);
         return el;
       }
 
@@ -116,10 +132,10 @@ enum PreviewScript {
         const enabled = p.enabled !== false;
         el.classList.toggle("disabled", !enabled);
         switch (node.k) {
-          case "label": el.firstElementChild.textContent = p.text ?? ""; break;
+          case "label": el.firstElementChild.textContent = visible(p.text ?? ""); break;
           case "button": {
             const button = el.firstElementChild;
-            button.textContent = p.title ?? "";
+            button.textContent = visible(p.title ?? "");
             button.disabled = !enabled;
             button.classList.toggle("selected", p.selected === true);
             break;
@@ -149,7 +165,7 @@ enum PreviewScript {
           case "segmented": {
             const box = el.firstElementChild;
             const segments = Array.isArray(p.segments) ? p.segments : [];
-            if (box.children.length !== segments.length || segments.some((s, i) => box.children[i].textContent !== s)) {
+            if (box.children.length !== segments.length || segments.some((s, i) => box.children[i].textContent !== visible(s))) {
               box.replaceChildren(...segments.map((title, i) => { const b = element("button", "", title); b.dataset.index = i + 1; return b; }));
             }
             [...box.children].forEach((b, i) => { b.classList.toggle("selected", i + 1 === p.selectedIndex); b.disabled = !enabled; });
@@ -158,7 +174,7 @@ enum PreviewScript {
           case "textfield": {
             const input = el.firstElementChild;
             input.type = p.secure === true ? "password" : "text";
-            input.placeholder = p.placeholder ?? "";
+            input.placeholder = visible(p.placeholder ?? "");
             input.disabled = !enabled;
             if (!typing.has(keyOf(el)) && input.value !== (p.text ?? "")) input.value = p.text ?? "";
             break;
@@ -170,12 +186,12 @@ enum PreviewScript {
               el.replaceChildren();
               if (/^[\w./-]+\.(png|jpe?g|gif|webp)$/i.test(name) && !name.split("/").some((part) => part === ".." || part.startsWith("."))) {
                 const img = element("img");
-                img.alt = name;
-                img.onerror = () => el.replaceChildren(document.createTextNode(name));
+                img.alt = visible(name);
+                img.onerror = () => el.replaceChildren(document.createTextNode(visible(name)));
                 img.src = base + "files/" + name.split("/").map(encodeURIComponent).join("/");
                 el.append(img);
               } else {
-                el.append(document.createTextNode(name || "image"));
+                el.append(document.createTextNode(visible(name || "image")));
               }
             }
             break;
@@ -428,17 +444,17 @@ enum PreviewScript {
       function status(text, bad) {
         const el = $("status");
         el.hidden = !text;
-        el.textContent = text || "";
+        el.textContent = visible(text || "");
         el.style.background = bad ? "#ffe5e3" : "";
       }
       function panel(data, full) {
-        $("screen-name").textContent = data.name;
-        document.title = data.name + " · SendingState preview";
+        $("screen-name").textContent = visible(data.name);
+        document.title = visible(data.name) + " · SendingState preview";
         const box = $("error-box");
         box.hidden = !data.error;
         if (data.error) {
-          $("error-where").textContent = data.error.file ? data.error.file + (data.error.line ? ":" + data.error.line : "") : "";
-          $("error").textContent = data.error.message;
+          $("error-where").textContent = visible(data.error.file ? data.error.file + (data.error.line ? ":" + data.error.line : "") : "");
+          $("error").textContent = visible(data.error.message);
         }
         if (data.status) status(data.status, data.status.startsWith("reload failed"));
         const log = $("log");

@@ -6,6 +6,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import SendingStateLua
+import SendingStateTools
 import SendingStatePlugins
 import ServiceLifecycle
 import Synchronization
@@ -89,8 +90,7 @@ package struct PreviewServer: Sendable {
     host = try PreviewHost(path: path, options: options, plugins: plugins)
     self.token = token
     self.configuration = configuration
-    let folder = (path as NSString).deletingLastPathComponent
-    let screenFolders = [folder.isEmpty ? "." : folder] + options.scriptRoots
+    let screenFolders = [PathText.folder(of: path)] + options.scriptRoots
     files = FileGuard(folders: screenFolders)
     // Watched: the screen's folders and the plugin folders named with --plugin (those in
     // plugins/ beside the screen are inside its folder already).
@@ -165,7 +165,7 @@ package struct PreviewServer: Sendable {
 
   // MARK: - Routes
 
-  func makeRouter() -> Router<BasicRequestContext> {
+  package func makeRouter() -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     let server = self
     router.get("{token}") { request, context in
@@ -200,7 +200,7 @@ package struct PreviewServer: Sendable {
     allowed(token: context.parameters.get("token"), authority: request.head.authority)
   }
 
-  func allowed(token given: String?, authority: String?) -> Bool {
+  package func allowed(token given: String?, authority: String?) -> Bool {
     guard let given, token.matches(given) else { return false }
     guard configuration.isLoopback else { return true }
     guard let authority else { return false }
@@ -210,7 +210,7 @@ package struct PreviewServer: Sendable {
 
   /// `GET /TOKEN/ws` with the token, a loopback `Host`, and (when a browser sends one) the
   /// page's own `Origin`.
-  func upgradeAllowed(_ head: HTTPRequest) -> Bool {
+  package func upgradeAllowed(_ head: HTTPRequest) -> Bool {
     guard head.method == .get, let path = head.path?.split(separator: "?").first else { return false }
     let parts = path.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0].isEmpty, parts[2] == "ws", allowed(token: String(parts[1]), authority: head.authority) else {

@@ -12,6 +12,13 @@ import SendingStateTools
 /// - `{"op": "tree", "path": [0, 3], "node": {…}}`: the subtree is replaced (its shape changed:
 ///   another kind or another number of children).
 ///
+/// Bounded like the CLI's reports, tighter (every page gets it, and a label shows one line): a
+/// string value past ``valueLimit`` (4 KiB) is cut with its length shown, and once the tree's
+/// values hold ``valueBudget`` bytes (1 MiB),
+/// the rest are replaced by a note of their length — the tree's shape stays whole (patches and
+/// events address views by it), so a message is at most the budget plus the shape (at most
+/// `LuaRuntime.Limits.maxViews` views).
+///
 /// ```swift
 /// let before = PreviewTree(ScreenPicture(old))
 /// let after = PreviewTree(ScreenPicture(new))
@@ -31,12 +38,15 @@ package struct PreviewTree: Equatable, Sendable {
     /// The children.
     package var children: [Node]
 
-    init(_ item: ScreenPicture.Item) {
-      kind = item.kind
-      id = item.id
-      properties = item.properties.map { "\(jsonText($0.name)):\($0.value.jsonText)" }
+    init(_ item: ScreenPicture.Item, budget: inout Int) {
+      kind = ReportText.cut(item.kind, limit: PreviewTree.nameLimit)
+      id = item.id.map { ReportText.cut($0, limit: PreviewTree.nameLimit) }
+      properties = item.properties.map { "\(jsonText($0.name)):\(PreviewTree.json($0.value, budget: &budget))" }
       frame = [item.frame.x, item.frame.y, item.frame.width, item.frame.height].map { ($0 * 100).rounded() / 100 }
-      children = item.children.map(Node.init)
+      var children: [Node] = []
+      children.reserveCapacity(item.children.count)
+      for child in item.children { children.append(Node(child, budget: &budget)) }
+      self.children = children
     }
 
     /// The node's own members, without children: `"k":…,"id":…,"p":{…},"f":[…]`.
@@ -58,9 +68,59 @@ package struct PreviewTree: Equatable, Sendable {
   /// The screen node.
   package var root: Node
 
+  /// The most bytes of all string values of one tree (1 MiB).
+  package static let valueBudget = 1 << 20
+  /// The most bytes of one string value shown (4 KiB).
+  package static let valueLimit = 4 << 10
+  /// The most bytes of a kind or an id shown (the page cannot address a longer id anyway).
+  static let nameLimit = 1 << 10
+
+  /// The page tree of a screen's render tree: its long strings cut first (see ``shown(_:)``),
+  /// then laid out.
+  package init(screen tree: RenderNode) {
+    self.init(ScreenPicture(PreviewTree.shown(tree)))
+  }
+
+  /// `tree` with every string value past ``valueLimit`` cut, its length shown. Laying
+  /// out measures text: a 4 MiB label took the layout about a second (60 of them a minute, on
+  /// the main actor, per update); cut, it is as wide as the screen anyway.
+  static func shown(_ tree: RenderNode) -> RenderNode {
+    func cut(_ value: RenderValue) -> RenderValue {
+      switch value {
+      case .string(let text) where text.utf8.count > valueLimit: .string(ReportText.cut(text, limit: valueLimit))
+      case .strings(let list) where list.contains(where: { $0.utf8.count > valueLimit }):
+        .strings(list.map { ReportText.cut($0, limit: valueLimit) })
+      default: value
+      }
+    }
+    return RenderNode(
+      kind: tree.kind, id: tree.id, properties: tree.properties.map { RenderProperty($0.name, cut($0.value)) },
+      children: tree.children.map(shown))
+  }
+
   /// The page tree of a laid-out screen.
   package init(_ picture: ScreenPicture) {
-    root = Node(picture.root)
+    var budget = PreviewTree.valueBudget
+    root = Node(picture.root, budget: &budget)
+  }
+
+  /// A value as JSON: strings cut at ``valueLimit``, or, once `budget` is spent, a
+  /// note of their length.
+  static func json(_ value: RenderValue, budget: inout Int) -> String {
+    func string(_ text: String) -> String {
+      let size = min(text.utf8.count, valueLimit + 128)
+      guard size <= budget else {
+        return "\"… (\(text.utf8.count) bytes: left out, the screen's text is over the preview's \(valueBudget >> 20) MiB)\""
+      }
+      budget -= size
+      // (Room for the note a cut string ends with: see ``shown(_:)``.)
+      return ReportText.quoted(text, limit: valueLimit + 128)
+    }
+    switch value {
+    case .string(let text): return string(text)
+    case .strings(let list): return "[" + list.map(string).joined(separator: ",") + "]"
+    default: return value.jsonText
+    }
   }
 
   /// The whole tree as JSON.

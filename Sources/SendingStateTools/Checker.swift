@@ -153,13 +153,13 @@ public enum Checker {
   /// The plugin folder `path` is inside (the nearest folder above it, at most three levels up,
   /// with a `plugin.lua`), if any.
   static func pluginFolder(of path: String) -> String? {
-    var folder = (path as NSString).deletingLastPathComponent
+    var folder = PathText.folder(of: path)
     for _ in 0..<3 {
       let here = folder.isEmpty ? "." : folder
       if FileManager.default.fileExists(atPath: (here as NSString).appendingPathComponent(PluginManifest.fileName)) { return here }
       // (Foundation traps on the parent of "." — there is none to look at anyway.)
       if here == "." || here == "/" { return nil }
-      folder = (folder as NSString).deletingLastPathComponent
+      folder = PathText.folder(of: folder)
     }
     return nil
   }

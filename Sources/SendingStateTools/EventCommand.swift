@@ -28,6 +28,11 @@ public indirect enum EventCommand: Equatable, Sendable, CustomStringConvertible 
   /// `row LISTID INDEX EVENT…` (INDEX from 1).
   case row(String, Int, EventCommand)
 
+  /// The row indices an EVENT may name: from 1 to a billion (no list has more rows; every
+  /// surface that takes a row index — the EVENT grammar, the preview's messages — checks it
+  /// against this range, so no arithmetic on it can overflow).
+  public static let rowRange = 1...1_000_000_000
+
   /// The grammar, for `--help` and errors.
   public static let grammar = """
     EVENT is one of:
@@ -45,7 +50,8 @@ public indirect enum EventCommand: Equatable, Sendable, CustomStringConvertible 
     Control events: touchDown, touchUpInside, touchUpOutside, valueChanged,
       editingDidBegin, editingChanged, editingDidEnd, primaryActionTriggered.
     Gestures: tap, longPress, swipe, pan, pinch, rotation, screenEdge, hover.
-    Quote words with spaces: type search "green tea"
+    Quote words with spaces: type search "green tea"; inside double quotes, \\"
+    is a quote and \\\\ a backslash: type q "say \\"hi\\""
     """
 
   /// Parses one EVENT line.
@@ -79,7 +85,7 @@ public indirect enum EventCommand: Equatable, Sendable, CustomStringConvertible 
       try need(3, "gesture ID KIND [key=value…]")
       var parameters: [String: String] = [:]
       for pair in words[3...] {
-        let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, !parts[0].isEmpty else {
           throw ToolError.usage("bad gesture parameter '\(pair)' in '\(line)' (use key=value, e.g. direction=left)")
         }
@@ -88,8 +94,8 @@ public indirect enum EventCommand: Equatable, Sendable, CustomStringConvertible 
       return .gesture(words[1], words[2], parameters)
     case "row":
       try need(4, "row LISTID INDEX EVENT…")
-      guard let index = Int(words[2]), index >= 1 else {
-        throw ToolError.usage("bad EVENT '\(line)': row INDEX must be a number from 1")
+      guard let index = Int(words[2]), rowRange.contains(index) else {
+        throw ToolError.usage("bad EVENT '\(line)': row INDEX must be a number from 1 to \(rowRange.upperBound)")
       }
       let inner = try parse(Array(words[3...]), line: line)
       if case .row = inner { throw ToolError.usage("bad EVENT '\(line)': rows do not nest") }
@@ -99,15 +105,23 @@ public indirect enum EventCommand: Equatable, Sendable, CustomStringConvertible 
     }
   }
 
-  /// Splits on spaces, keeping "double" or 'single' quoted words together.
+  /// Splits on spaces, keeping "double" or 'single' quoted words together; inside double
+  /// quotes, `\"` is a quote and `\\` a backslash (any other backslash stays as typed).
   static func tokenize(_ line: String) throws -> [String] {
     var words: [String] = []
     var current = ""
     var quote: Character?
     var started = false
+    var escaped = false
     for character in line {
       if let open = quote {
-        if character == open {
+        if escaped {
+          if character != "\"", character != "\\" { current.append("\\") }
+          current.append(character)
+          escaped = false
+        } else if open == "\"", character == "\\" {
+          escaped = true
+        } else if character == open {
           quote = nil
         } else {
           current.append(character)
@@ -124,22 +138,35 @@ public indirect enum EventCommand: Equatable, Sendable, CustomStringConvertible 
       }
     }
     if quote != nil { throw ToolError.usage("unterminated quote in EVENT '\(line)'") }
+    if escaped { current.append("\\") }
     if started || !current.isEmpty { words.append(current) }
     return words
   }
 
-  /// The command as it would be typed.
+  /// The command as it would be typed: parsing it gives the same command back (words with
+  /// spaces, tabs or quotes, and empty words, are double-quoted, with `\"` and `\\` inside).
   public var description: String {
-    func quoted(_ text: String) -> String { text.contains(" ") || text.isEmpty ? "\"\(text)\"" : text }
     switch self {
-    case .tap(let id): return "tap \(id)"
-    case .send(let id, let event): return "send \(id) \(event)"
-    case .set(let id, let value): return "set \(id) \(quoted(value))"
-    case .type(let id, let text): return "type \(id) \(quoted(text))"
+    case .tap(let id): return "tap \(EventCommand.quoted(id))"
+    case .send(let id, let event): return "send \(EventCommand.quoted(id)) \(EventCommand.quoted(event))"
+    case .set(let id, let value): return "set \(EventCommand.quoted(id)) \(EventCommand.quoted(value))"
+    case .type(let id, let text): return "type \(EventCommand.quoted(id)) \(EventCommand.quoted(text))"
     case .gesture(let id, let kind, let parameters):
-      return (["gesture", id, kind] + parameters.keys.sorted().map { "\($0)=\(parameters[$0]!)" }).joined(separator: " ")
-    case .row(let list, let index, let inner): return "row \(list) \(index) \(inner)"
+      let pairs = parameters.sorted { $0.key < $1.key }.map { EventCommand.quoted("\($0.key)=\($0.value)") }
+      return (["gesture", EventCommand.quoted(id), EventCommand.quoted(kind)] + pairs).joined(separator: " ")
+    case .row(let list, let index, let inner): return "row \(EventCommand.quoted(list)) \(index) \(inner)"
     }
+  }
+
+  /// `word` as one word of an EVENT line.
+  static func quoted(_ word: String) -> String {
+    guard word.isEmpty || word.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" }) else { return word }
+    var out = "\""
+    for character in word {
+      if character == "\"" || character == "\\" { out.append("\\") }
+      out.append(character)
+    }
+    return out + "\""
   }
 
   /// Runs the command on `screen` (a `row` command on that row's driver).
@@ -164,10 +191,11 @@ public indirect enum EventCommand: Equatable, Sendable, CustomStringConvertible 
     }
   }
 
-  /// A word as a value: integers, numbers and booleans are typed, the rest stays text.
+  /// A word as a value: integers, finite numbers and booleans are typed, the rest stays text
+  /// (`nan`, `inf` and `1e400` too: no control takes them as numbers).
   static func value(_ word: String) -> LuaValue {
     if let integer = Int64(word) { return .integer(integer) }
-    if let number = Double(word) { return .number(number) }
+    if let number = Double(word), number.isFinite { return .number(number) }
     if word == "true" { return .boolean(true) }
     if word == "false" { return .boolean(false) }
     return .string(word)

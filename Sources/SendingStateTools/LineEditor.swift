@@ -290,7 +290,8 @@ public final class TerminalLineReader: @unchecked Sendable {
         switch editor.handle(endOfInput ? .delete : key) {
         case .editing: draw(prompt)
         case .candidates(let candidates):
-          write("\r\n" + candidates.joined(separator: "  ") + "\r\n")
+          // Candidates are view ids and names from the script: shown made visible.
+          write("\r\n" + VisibleText.escaped(candidates.joined(separator: "  ")) + "\r\n")
           draw(prompt)
         case .submit(let line):
           write("\r\n")
@@ -304,20 +305,26 @@ public final class TerminalLineReader: @unchecked Sendable {
     }
   }
 
+  /// Redraws the line; its text (completions put ids from the script in it) is made visible,
+  /// and the cursor is moved back over the visible form of what follows it.
   private func draw(_ prompt: String) {
-    let after = editor.line.count - editor.cursor
-    write("\r" + prompt + editor.text + "\u{1B}[K" + (after > 0 ? "\u{1B}[\(after)D" : ""))
+    let cursor = min(max(0, editor.cursor), editor.line.count)
+    let before = VisibleText.escaped(String(editor.line[..<cursor]))
+    let after = VisibleText.escaped(String(editor.line[cursor...]))
+    let back = after.count
+    write("\r" + prompt + before + after + "\u{1B}[K" + (back > 0 ? "\u{1B}[\(back)D" : ""))
   }
 
   private func write(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    Console.raw(text)
   }
 
   private func remember(_ line: String) {
     guard let historyFile, !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
     if let handle = FileHandle(forWritingAtPath: historyFile) {
-      handle.seekToEndOfFile()
-      handle.write(Data((line + "\n").utf8))
+      // (The throwing calls: the old ones trap on a full disk.)
+      _ = try? handle.seekToEnd()
+      try? handle.write(contentsOf: Data((line + "\n").utf8))
       try? handle.close()
     } else {
       try? (line + "\n").write(toFile: historyFile, atomically: true, encoding: .utf8)

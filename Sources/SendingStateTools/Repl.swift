@@ -54,41 +54,68 @@ public final class Repl {
     }
   }
 
-  /// Handles one line; returns what to print and whether it was an error.
+  /// Handles one line; returns what it printed (joined) and whether it failed. The CLI uses
+  /// ``handle(_:write:)``, which hands each step on as it happens instead of collecting them.
   public func handle(_ line: String) async -> (output: String, isError: Bool) {
+    var pieces: [String] = []
+    let failed = await handle(line) { text, _ in pieces.append(text) }
+    return (pieces.joined(separator: "\n"), failed)
+  }
+
+  /// Handles one line, handing what to print to `write` piece by piece (each step as soon as it
+  /// happens, with whether the piece is an error); returns whether the command failed.
+  public func handle(_ line: String, write: (_ text: String, _ isError: Bool) -> Void) async -> Bool {
     let command = line.trimmingCharacters(in: .whitespaces)
-    if command.isEmpty || command.hasPrefix("#") { return ("", false) }
+    if command.isEmpty || command.hasPrefix("#") { return false }
     switch command {
     case "quit", "exit":
       finished = true
-      return ("", false)
-    case "help": return (Repl.help, false)
-    case "state": return (StateDiff.literal(session.screen.state), false)
-    case "tree": return (session.tree, false)
+    case "help": write(Repl.help, false)
+    case "state": write(ReportText.literal(session.screen.state), false)
+    case "tree": write(session.tree, false)
     case "actions":
-      let log = session.screen.actionLog.map(ScreenSession.actionSummary)
-      return (log.isEmpty ? "(no actions yet)" : log.enumerated().map { "\($0 + 1). \($1)" }.joined(separator: "\n"), false)
+      let log = session.screen.actionLog
+      guard !log.isEmpty else {
+        write("(no actions yet)", false)
+        return false
+      }
+      // (The screen keeps its most recent actions: they are numbered as dispatched.)
+      let first = session.screen.actionCount - log.count
+      var block = ReportText()
+      if first > 0 { block.append("(the first \(first) actions are no longer kept)\n") }
+      for (offset, action) in log.enumerated() {
+        if block.isFull {
+          block.append("\n… \(log.count - offset) more actions left out (report budget \(block.limitText))")
+          break
+        }
+        block.append((offset > 0 ? "\n" : "") + "\(first + offset + 1). " + ScreenSession.actionSummary(action))
+      }
+      write(block.text, false)
     case "reload":
       do {
         try session.reload()
-        let left = session.pluginProblems.map { "warning: plugin left out: \($0)\n" }.joined()
-        return (left + "reloaded \(session.path) (state kept)\n" + session.tree, false)
+        for problem in session.pluginProblems { write("warning: plugin left out: \(problem)", false) }
+        write("reloaded \(session.path) (state kept)\n" + session.tree, false)
       } catch {
-        return ("error: reload failed, keeping the previous version: \(ToolError.from(error).text(verbose: verbose))", true)
+        write("error: reload failed, keeping the previous version: \(ToolError.from(error).text(verbose: verbose))", true)
+        return true
       }
     default:
       do {
-        let record = try session.apply(try EventCommand(parsing: command))
-        let settled = await session.settle(timeout: .seconds(ScreenSession.defaultSettle))
-        var text = ([record] + settled.records).map(session.text(for:)).joined(separator: "\n")
-        if settled.pending > 0 { text += "\n(\(settled.pending) effect(s) still running)" }
-        if let failure = settled.errors.first {
-          return (text + "\nerror: an effect's result failed: " + (verbose ? failure.fullDescription : failure.description), true)
-        }
-        return (text, false)
+        write(session.text(for: try session.apply(try EventCommand(parsing: command))), false)
       } catch {
-        return ("error: \(ToolError.from(error).text(verbose: verbose))", true)
+        write("error: \(ToolError.from(error).text(verbose: verbose))", true)
+        return true
+      }
+      let settled = await session.settle(timeout: .seconds(ScreenSession.defaultSettle)) { record in
+        write(session.text(for: record), false)
+      }
+      if settled.pending > 0 { write("(\(settled.pending) effect(s) still running)", false) }
+      if let failure = settled.errors.first {
+        write("error: an effect's result failed: " + (verbose ? failure.fullDescription : failure.description), true)
+        return true
       }
     }
+    return false
   }
 }

@@ -3,8 +3,12 @@ import SendingStateHeadless
 import SendingStateLua
 import SendingStatePlugins
 
-/// A screen being driven by a tool: events applied in order, steps recorded, reloads that keep
-/// the state.
+/// A screen being driven by a tool: events applied in order, each step handed back as a
+/// ``Record`` to report at once, reloads that keep the state.
+///
+/// The session keeps no step after handing it back (``stepCount`` counts them): a record holds
+/// two copies of the state, so even a short history of them could hold hundreds of MiB for a
+/// screen with a large state, and `run` and `repl` report each step as it happens.
 ///
 /// ```swift
 /// let session = try ScreenSession(path: "examples/counter/counter.lua")
@@ -31,8 +35,8 @@ public final class ScreenSession {
   public private(set) var options: LuaScreen.Options
   /// The running screen.
   public private(set) var screen: LuaScreen
-  /// Every event applied so far.
-  public private(set) var records: [Record] = []
+  /// How many steps (events, batches of effect results) were applied so far.
+  public private(set) var stepCount = 0
 
   /// Opens the screen (with `options`; `plugins` says how to find its plugins again on
   /// reload).
@@ -55,9 +59,8 @@ public final class ScreenSession {
   public func apply(_ command: EventCommand) throws -> Record {
     do {
       let step = try command.apply(to: screen)
-      let record = Record(event: command.description, actions: step.actions, before: step.before, after: step.after)
-      records.append(record)
-      return record
+      stepCount += 1
+      return Record(event: command.description, actions: step.actions, before: step.before, after: step.after)
     } catch {
       throw ToolError.from(error)
     }
@@ -98,23 +101,41 @@ public final class ScreenSession {
 
   // MARK: - Effects
 
-  /// What waiting for effects found: a step per batch of effect results, the errors those
-  /// results raised, and how many effects were still running when the wait ended.
+  /// What waiting for effects found besides its steps: the errors effect results raised (the
+  /// first ``errorLimit``, and how many more), and how many effects were still running when
+  /// the wait ended.
   public struct Settled: Sendable {
-    /// One record per batch of effect results (`effect: tick`).
-    public var records: [Record] = []
-    /// Errors raised while handling effect results.
+    /// How many batches of effect results were handed on as steps.
+    public var steps = 0
+    /// The first errors raised while handling effect results.
     public var errors: [ScriptError] = []
+    /// How many more errors were raised than ``errors`` holds.
+    public var moreErrors = 0
     /// Effects still running at the end of the wait (a timer that re-arms itself never ends).
     public var pending = 0
   }
 
+  /// The most effect errors one wait keeps (a timer that re-arms itself and fails each time
+  /// would otherwise pile them up); the rest are counted.
+  nonisolated public static let errorLimit = 20
+
   /// The default wait for effects after each event, in seconds (`run --settle`).
   nonisolated public static let defaultSettle = 5.0
 
-  /// Waits up to `timeout` for the screen's effects, recording each batch of results as its own
-  /// step.
-  public func settle(timeout: Duration) async -> Settled {
+  /// The waits for effects accepted, in seconds: up to a day (a NaN is outside it too).
+  nonisolated public static let settleRange: ClosedRange<Double> = 0...86_400
+
+  /// `seconds` (clamped to ``settleRange``; a NaN is 0) as a duration, without a conversion
+  /// that could trap.
+  nonisolated public static func duration(seconds: Double) -> Duration {
+    let clamped = seconds.isNaN ? 0 : min(max(seconds, settleRange.lowerBound), settleRange.upperBound)
+    return .milliseconds(Int64((clamped * 1000).rounded()))
+  }
+
+  /// Waits up to `timeout` for the screen's effects, handing each batch of results to `each` as
+  /// its own step as soon as it is seen (nothing is collected: a timer that re-arms itself makes
+  /// steps for as long as the wait lasts).
+  public func settle(timeout: Duration, each: (Record) -> Void) async -> Settled {
     var settled = Settled()
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
@@ -123,16 +144,28 @@ public final class ScreenSession {
     var state = screen.state
     while true {
       if screen.actionCount > seenActions {
+        // (The screen's log keeps the most recent actions only: what came since is taken by count.)
         let actions = screen.actions(since: seenActions)
-        let names = actions.map(ScreenSession.actionSummary).joined(separator: ", ")
-        let record = Record(event: "effect: \(names)", actions: actions, before: state, after: screen.state)
-        records.append(record)
-        settled.records.append(record)
+        let record = Record(
+          event: "effect: \(ScreenSession.summaries(of: actions))", actions: actions, before: state, after: screen.state)
         seenActions = screen.actionCount
-        state = screen.state
+        state = record.after
+        stepCount += 1
+        settled.steps += 1
+        each(record)
       }
       if screen.asyncErrorCount > seenErrors {
-        settled.errors += screen.asyncErrors.suffix(min(screen.asyncErrorCount - seenErrors, screen.asyncErrors.count))
+        let new = screen.asyncErrorCount - seenErrors
+        let kept = screen.asyncErrors.suffix(min(new, screen.asyncErrors.count))
+        for error in kept {
+          if settled.errors.count < ScreenSession.errorLimit {
+            settled.errors.append(error)
+          } else {
+            settled.moreErrors += 1
+          }
+        }
+        // (Errors the screen's log no longer keeps are counted too.)
+        settled.moreErrors += new - kept.count
         seenErrors = screen.asyncErrorCount
       }
       guard screen.pendingEffects > 0, clock.now < deadline else { break }
@@ -144,56 +177,114 @@ public final class ScreenSession {
 
   // MARK: - Reports
 
-  /// The text block of one step: the event, its actions, the state diff and the new tree.
+  /// The text block of one step: the event, its actions, the state diff and the new tree
+  /// (within ``ReportText``'s budget).
   public func text(for record: Record) -> String {
-    var lines = ["> \(record.event)"]
-    let actions = record.actions.map(ScreenSession.actionSummary)
-    lines.append("  actions: " + (actions.isEmpty ? "(none)" : actions.joined(separator: ", ")))
+    var block = ReportText()
+    block.append("> " + ReportText.cut(record.event))
+    block.append("\n  actions: " + (record.actions.isEmpty ? "(none)" : ScreenSession.summaries(of: record.actions)))
     let changes = StateDiff.lines(from: record.before, to: record.after)
     if changes.isEmpty {
-      lines.append("  state: (unchanged)")
+      block.append("\n  state: (unchanged)")
     } else {
-      lines.append("  state:")
-      lines += changes.map { "    " + $0 }
+      block.append("\n  state:")
+      for change in changes { block.append("\n    " + change) }
     }
-    lines.append(tree)
-    return lines.joined(separator: "\n")
+    block.append("\n")
+    block.appendTree(screen.renderTree())
+    return block.text
   }
 
-  /// The render tree of the screen, as text.
-  public var tree: String { screen.renderTree().text }
+  /// The render tree of the screen, as text (within ``ReportText``'s budget).
+  public var tree: String {
+    var block = ReportText()
+    block.appendTree(screen.renderTree())
+    return block.text
+  }
 
-  /// `increment` for `{ type = "increment" }`, the JSON of the action otherwise.
-  static func actionSummary(_ action: LuaValue) -> String {
+  /// The most bytes of one action's summary, and of a step's list of them.
+  nonisolated static let summaryLimit = 1 << 10
+  nonisolated static let summariesLimit = 64 << 10
+
+  /// The actions' summaries, comma-separated, within ``summariesLimit`` bytes (then how many
+  /// more there were).
+  static func summaries(of actions: [LuaValue]) -> String {
+    var text = ""
+    for (offset, action) in actions.enumerated() {
+      if text.utf8.count >= summariesLimit {
+        return text + ", … \(actions.count - offset) more"
+      }
+      text += (offset > 0 ? ", " : "") + actionSummary(action)
+    }
+    return text
+  }
+
+  /// `increment` for `{ type = "increment" }`, bounded JSON of the action otherwise.
+  package static func actionSummary(_ action: LuaValue) -> String {
     if case .table(let table) = action, table.fields.count == 1, let type = table.fields["type"]?.stringValue {
-      return type
+      return ReportText.cut(type, limit: summaryLimit)
     }
-    return StateDiff.literal(action)
+    return ReportText.literal(action, limit: summaryLimit, valueLimit: summaryLimit)
   }
 
-  /// The JSON report: `{ "steps": [...], "state": {...}, "tree": {...}, "warnings": [...],
-  /// "pending": N }` (`pending`: effects still running when the report was made).
-  public func json(pending: Int = 0) -> String {
-    let steps = records.map { record in
-      "{\"event\":\(jsonString(record.event)),\"actions\":\(StateDiff.literal(.table(LuaTable(sequence: record.actions)))),"
-        + "\"state\":\(StateDiff.literal(record.after)),\"changes\":["
-        + StateDiff.lines(from: record.before, to: record.after).map(jsonString).joined(separator: ",") + "]}"
-    }
+  // MARK: - The JSON report, streamed
+
+  /// The start of the JSON report. The report is written in pieces, each step as it happens:
+  /// ``jsonStart``, ``json(step:)`` for each step (separated by commas), ``jsonEnd(pending:)``;
+  /// together `{ "steps": [...], "state": {...}, "tree": {...}, "warnings": [...], "pending": N }`
+  /// (`pending`: effects still running at the end). Each piece is one ``ReportText`` block.
+  nonisolated public static let jsonStart = "{\"steps\":["
+
+  /// One step of the JSON report: `{"event", "actions", "state", "changes"}`.
+  public func json(step record: Record) -> String {
+    var block = ReportText()
+    block.append("{\"event\":")
+    block.appendQuoted(record.event)
+    block.append(",\"actions\":")
+    block.appendValue(.table(LuaTable(sequence: record.actions)))
+    block.append(",\"state\":")
+    block.appendValue(record.after)
+    block.append(",\"changes\":[")
+    let changes = StateDiff.lines(from: record.before, to: record.after)
+    block.append(changes.map { ReportText.quoted($0, limit: StateDiff.lineBudget) }.joined(separator: ","))
+    block.append("]}")
+    return block.text
+  }
+
+  /// The end of the JSON report — the state, the tree, the warnings and `pending` (and `error`,
+  /// when an event failed) — handed to `write` in pieces (one block each, so the three are
+  /// never in memory at once).
+  public func jsonEnd(pending: Int, error failure: String? = nil, write: (String) -> Void) {
     var warnings = screen.warnings
-    let state: LuaValue
+    var state = ReportText()
     do {
-      state = try screen.readState()
+      state.appendValue(try screen.readState())
     } catch {
-      state = .nil
+      state.append("null")
       warnings.append("the state cannot be shown as data: \(error)")
     }
-    let warningList = warnings.map(jsonString).joined(separator: ",")
-    return "{\"steps\":[\(steps.joined(separator: ","))],\"state\":\(StateDiff.literal(state)),"
-      + "\"tree\":\(screen.renderTree().json),\"warnings\":[\(warningList)],\"pending\":\(pending)}"
+    if state.leftOut > 0 {
+      warnings.append("the state was cut at the report's \(state.limitText) budget: \(state.leftOut) items left out")
+    }
+    write("],\"state\":" + state.text)
+    state = ReportText()
+    var tree = ReportText()
+    tree.appendTreeJSON(screen.renderTree())
+    if tree.leftOut > 0 {
+      warnings.append("the tree was cut at the report's \(tree.limitText) budget: \(tree.leftOut) views left out")
+    }
+    write(",\"tree\":" + tree.text)
+    tree = ReportText()
+    var list = ReportText()
+    for (offset, warning) in warnings.enumerated() {
+      let separator = offset > 0 ? "," : ""
+      if list.isFull {
+        list.append(separator + "\"… \(warnings.count - offset) more warnings left out\"")
+        break
+      }
+      list.append(separator + ReportText.quoted(warning))
+    }
+    let error = failure.map { ",\"error\":" + ReportText.quoted($0) } ?? ""
+    write(",\"warnings\":[" + list.text + "],\"pending\":\(pending)\(error)}")
   }
-}
-
-/// `text` as a JSON string literal.
-func jsonString(_ text: String) -> String {
-  StateDiff.literal(.string(text))
 }

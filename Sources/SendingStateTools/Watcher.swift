@@ -22,12 +22,11 @@ public enum Watcher {
   @MainActor
   public static func watch(
     session: ScreenSession, printTree: Bool, interval: Duration = .milliseconds(200), limit: Int? = nil,
-    output: (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }, errors: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    output: (String) -> Void = { Console.line($0) }, errors: (String) -> Void = { Console.line($0, to: .errors) }
   ) async throws {
-    let folder = (session.path as NSString).deletingLastPathComponent
     // The screen's folder, and the plugin folders named with --plugin (those in plugins/
     // beside the screen are inside it already).
-    let folders = [folder.isEmpty ? "." : folder] + (session.plugins?.explicit ?? [])
+    let folders = [PathText.folder(of: session.path)] + (session.plugins?.explicit ?? [])
     func snapshotAll() -> [String: Date] {
       folders.reduce(into: [:]) { all, folder in all.merge(snapshot(folder)) { first, _ in first } }
     }

@@ -133,3 +133,110 @@ struct PreviewHostTests {
     #expect(limited)
   }
 }
+
+@Suite("Preview host: hostile pages")
+@MainActor
+struct PreviewHostAttackTests {
+  @Test("a scroll to the smallest 64-bit integer is refused with a reason (it trapped on first - 1: SIGILL)")
+  func scrollToIntMin() async throws {
+    let host = try PreviewHost(path: repoPath("examples/products/products.lua"))
+    defer { host.session.screen.close() }
+    let (client, messages) = try #require(host.connect())
+    var iterator = messages.makeAsyncIterator()
+    _ = await iterator.next()
+    host.receive(#"{"seq":1,"scroll":{"list":"items","first":-9223372036854775808}}"#, from: client)
+    let panel = try #require(try object(await iterator.next())["panel"] as? [String: Any])
+    let message = try #require((panel["error"] as? [String: Any])?["message"] as? String)
+    #expect(message.contains("scroll.first must be 1…1000000000"))
+    host.receive(#"{"seq":2,"scroll":{"list":"items","first":1000000000}}"#, from: client)
+    let patch = try object(await iterator.next())
+    #expect(patch["seq"] as? Int == 2)
+  }
+}
+
+/// The characters no script may show on the page as they are (an independent list).
+private func rawControls(in text: String) -> [String] {
+  text.unicodeScalars.filter { scalar in
+    switch scalar.value {
+    case 0x09, 0x0A: false
+    case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+    default: false
+    }
+  }.map { String($0.value, radix: 16) }
+}
+
+@Suite("Preview host: a forging screen")
+@MainActor
+struct PreviewPanelTextTests {
+  @Test("the panel's error, log, diff and status show a script's control characters escaped")
+  func panelEscapes() async throws {
+    let host = try PreviewHost(path: repoPath("Tests/SendingStateToolsTests/Fixtures/hostile/forged_error.lua"))
+    defer { host.session.screen.close() }
+    let (client, messages) = try #require(host.connect())
+    _ = await messages.next()
+    host.receive(#"{"seq":1,"verb":"tap","id":"fail"}"#, from: client)
+    let failed = try object(await messages.next())
+    let panel = try #require(failed["panel"] as? [String: Any])
+    let message = try #require((panel["error"] as? [String: Any])?["message"] as? String)
+    #expect(rawControls(in: message).isEmpty, "\(rawControls(in: message))")
+    #expect(message.contains("\\u{1B}[2K\\u{D}other.lua:1: all fine\\u{202E}eman"), "\(message)")
+    let log = try #require(panel["log"] as? [[String: Any]])
+    #expect(log.allSatisfy { rawControls(in: ($0["error"] as? String) ?? "").isEmpty })
+
+    host.receive(#"{"seq":2,"verb":"tap","id":"say"}"#, from: client)
+    let said = try #require(try object(await messages.next())["panel"] as? [String: Any])
+    let diff = try #require(said["diff"] as? [String])
+    #expect(!diff.isEmpty && diff.allSatisfy { rawControls(in: $0).isEmpty }, "\(diff)")
+
+    host.receive(#"{"seq":3,"verb":"ta\u001bp","id":"x"}"#, from: client)
+    let refused = try #require(try object(await messages.next())["panel"] as? [String: Any])
+    let problem = try #require((refused["error"] as? [String: Any])?["message"] as? String)
+    #expect(rawControls(in: problem).isEmpty && problem.contains("\\u{1B}"), "\(problem)")
+  }
+}
+
+@Suite("The page's script inserts screen text as text only, made visible")
+struct PreviewScriptTextTests {
+  @Test("no HTML insertion, no eval; every text from the screen goes through visible()")
+  func onlyText() {
+    let source = PreviewScript.source
+    for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "srcdoc", "DOMParser"] {
+      #expect(!source.contains(sink), "\(sink)")
+    }
+    // Each textContent, alt, placeholder and title set from data goes through visible() (or
+    // element(), which applies it); the rest are the page's own words or numbers.
+    let own = ["el.textContent = text; el.className = kind", "$(\"latency\").textContent = \"round trip \"", "value.textContent = format(v)"]
+    for line in source.split(separator: "\n") where line.contains("textContent =") || line.contains(".alt =") || line.contains(".placeholder =") || line.contains("document.title =") {
+      #expect(line.contains("visible(") || own.contains { line.contains($0) }, "\(line)")
+    }
+    #expect(!source.contains("createTextNode(name"))
+  }
+
+  @Test("visible() escapes control characters and bidi controls as the CLI does (run in Node)",
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/node")))
+  func visibleInNode() throws {
+    let source = PreviewScript.source
+    let start = try #require(source.range(of: "const hidden = "))
+    let end = try #require(source.range(of: "preview.visible = visible;"))
+    let function = String(source[start.lowerBound..<end.lowerBound])
+    let input = "ok\u{1B}[2K\r\u{202E}x\u{85}\u{7F}\n\ttab é 😀\u{2066}\u{200F}"
+    let inputJSON = String(decoding: try JSONSerialization.data(withJSONObject: [input]), as: UTF8.self)
+    let script = function + "\nprocess.stdout.write(JSON.stringify(visible(\(inputJSON)[0])));"
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("ss-visible-\(UUID().uuidString).js")
+    try script.write(to: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: file) }
+    // popen, not Foundation's Process (whose run() leaks under LeakSanitizer on Linux).
+    let stream = try #require(popen("/usr/bin/node '\(file.path)'", "r"))
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = fread(&buffer, 1, buffer.count, stream)
+      if count == 0 { break }
+      data.append(contentsOf: buffer[0..<count])
+    }
+    #expect(pclose(stream) == 0)
+    let output = try #require(try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) as? String)
+    #expect(output == VisibleText.escaped(input))
+    #expect(output == "ok\\u{1B}[2K\\u{D}\\u{202E}x\\u{85}\\u{7F}\n\ttab é 😀\\u{2066}\\u{200F}")
+  }
+}

@@ -43,3 +43,50 @@ struct PreviewRequestTests {
     #expect(reason(#"{"seq":1}"#).contains("no verb"))
   }
 }
+
+@Suite("Preview requests: every integer from the page is checked against its range")
+struct PreviewRequestRangeTests {
+  func reason(_ text: String) -> String {
+    do {
+      _ = try PreviewRequest(text: text)
+      return "accepted"
+    } catch {
+      return "\(error)"
+    }
+  }
+
+  @Test("scroll.first: 1 … the row limit; the smallest and largest 64-bit integers are refused, not trapped on")
+  func scrollFirst() throws {
+    for first in ["-9223372036854775808", "9223372036854775807", "0", "-1", "1000000001"] {
+      #expect(reason(#"{"seq":1,"scroll":{"list":"items","first":\#(first)}}"#).contains("scroll.first must be 1…1000000000"), "\(first)")
+    }
+    for first in ["1e400", "1.5", "\"5\"", "null", "99999999999999999999"] {
+      #expect(reason(#"{"seq":1,"scroll":{"list":"items","first":\#(first)}}"#) != "accepted", "\(first)")
+    }
+    #expect(try PreviewRequest(text: #"{"scroll":{"list":"items","first":1000000000}}"#).action == .scroll(list: "items", first: 1_000_000_000))
+  }
+
+  @Test("seq: 0 … 2^53 − 1 (the page's numbers are JavaScript's)")
+  func seq() throws {
+    for seq in ["-1", "-9223372036854775808", "9007199254740992", "9223372036854775807"] {
+      #expect(reason(#"{"seq":\#(seq),"sync":true}"#).contains("seq must be 0…9007199254740991"), "\(seq)")
+    }
+    #expect(try PreviewRequest(text: #"{"seq":9007199254740991,"sync":true}"#).seq == 9_007_199_254_740_991)
+  }
+
+  @Test("row indices: 1 … the row limit, in a verb's row and in an EVENT line")
+  func rows() {
+    for index in ["-9223372036854775808", "9223372036854775807", "0", "1000000001"] {
+      #expect(reason(#"{"verb":"tap","id":"x","row":["items",\#(index)]}"#).contains("row must be [LISTID, INDEX 1…1000000000]"), "\(index)")
+      #expect(reason(#"{"line":"row items \#(index) tap x"}"#).contains("row INDEX must be a number from 1 to 1000000000"), "\(index)")
+    }
+  }
+
+  @Test("deep or odd JSON is refused with a reason, never a crash")
+  func oddJSON() {
+    #expect(reason(String(repeating: "[", count: 10_000)) != "accepted")
+    #expect(reason(String(repeating: "{\"a\":", count: 3_000)) != "accepted")
+    #expect(reason(#"{"seq":1,"scroll":{"list":"","first":1}}"#).contains("scroll.list must be"))
+    #expect(reason(#"{"seq":1,"verb":"gesture","id":"x","kind":"tap","params":{"taps":"\#(String(repeating: "9", count: 101))"}}"#) != "accepted")
+  }
+}

@@ -27,12 +27,29 @@ struct EventCommandTests {
     }
   }
 
+  @Test("any command's description reads back as the same command: quotes, backslashes, spaces, empty words")
+  func oddWordsRoundTrip() throws {
+    let odd = ["say \"hi\"", "it's", "both ' and \"", "back\\slash", "end\\", "\\\"", "", " ", "\t", "a  b", "'", "\""]
+    var commands: [EventCommand] = []
+    for word in odd {
+      commands += [.tap(word), .send(word, word), .set("x", word), .type(word, word), .gesture(word, "swipe", ["k": word])]
+      commands.append(.row(word.isEmpty ? "l" : word, 3, .type("x", word)))
+    }
+    for command in commands {
+      #expect(try EventCommand(parsing: command.description) == command, "\(command.description)")
+    }
+    // A backslash outside quotes, or before any other character, stays as typed.
+    #expect(try EventCommand(parsing: #"type path C:\dir\x"#) == .type("path", #"C:\dir\x"#))
+    #expect(try EventCommand(parsing: #"type path "C:\dir""#) == .type("path", #"C:\dir"#))
+    #expect(try EventCommand(parsing: #"type q "say \"hi\"""#) == .type("q", #"say "hi""#))
+  }
+
   @Test("bad events are usage errors that say what is expected", arguments: [
     ("", "empty EVENT (try: tap ID)"),
     ("tap", "bad EVENT 'tap': expected 'tap ID'"),
     ("tap a b", "bad EVENT 'tap a b': expected 'tap ID'"),
-    ("row items x tap a", "bad EVENT 'row items x tap a': row INDEX must be a number from 1"),
-    ("row items 0 tap a", "bad EVENT 'row items 0 tap a': row INDEX must be a number from 1"),
+    ("row items x tap a", "bad EVENT 'row items x tap a': row INDEX must be a number from 1 to 1000000000"),
+    ("row items 0 tap a", "bad EVENT 'row items 0 tap a': row INDEX must be a number from 1 to 1000000000"),
     ("gesture card swipe left", "bad gesture parameter 'left' in 'gesture card swipe left' (use key=value, e.g. direction=left)"),
     ("type search \"open", "unterminated quote in EVENT 'type search \"open'"),
   ])
@@ -83,5 +100,30 @@ struct StateDiffTests {
         "+ cart: {\"tea\":1}", "count: 1 → 2", "items[1].on: false → true", "+ items[2]: {\"on\":false}", "- note",
       ])
     #expect(StateDiff.lines(from: old, to: old).isEmpty)
+  }
+
+  @Test("a diff is bounded: values cut with their length, and past the line budget the rest is counted")
+  func bounded() {
+    let big = String(repeating: "x", count: 100_000)
+    let lines = StateDiff.lines(from: ["note": "a"], to: ["note": .string(big)])
+    #expect(lines.count == 1 && lines[0].hasSuffix("… (100000 bytes; cut at 16384)\""))
+    #expect(lines[0].utf8.count < 17_000)
+    var wide: [String: LuaValue] = [:]
+    for index in 0..<2_000 { wide["key\(index)"] = .string(String(repeating: "y", count: 1_000)) }
+    let many = StateDiff.lines(from: .table(LuaTable()), to: .table(LuaTable(fields: wide)))
+    #expect(many.reduce(0) { $0 + $1.utf8.count } < StateDiff.lineBudget + 2_000)
+    #expect(many.last?.hasPrefix("… ") == true && many.last?.contains("more changes left out") == true)
+    #expect(many.count < 2_000)
+  }
+}
+
+@Suite("Words as values")
+struct EventValueTests {
+  @Test("integers, finite numbers and booleans are typed; nan, inf and 1e400 stay text")
+  func values() {
+    #expect(EventCommand.value("3") == .integer(3))
+    #expect(EventCommand.value("2.5") == .number(2.5))
+    #expect(EventCommand.value("true") == .boolean(true))
+    for word in ["nan", "-nan", "inf", "-inf", "1e400", "infinity"] { #expect(EventCommand.value(word) == .string(word), "\(word)") }
   }
 }

@@ -11,8 +11,11 @@ func repoPath(_ relative: String) -> String { repositoryRoot.appendingPathCompon
 /// A tools fixture.
 func toolFixture(_ name: String) -> String { repoPath("Tests/SendingStateToolsTests/Fixtures/\(name)") }
 
-/// The built `sendingstate` binary, beside the test executable (any scratch path).
+/// The built `sendingstate` binary, beside the test executable (any scratch path), or the one
+/// `SENDINGSTATE_TEST_BINARY` names (to run the end-to-end tests against another build, e.g. to
+/// see an attack test fail on the code before its fix).
 var binaryPath: String {
+  if let other = ProcessInfo.processInfo.environment["SENDINGSTATE_TEST_BINARY"], !other.isEmpty { return other }
   let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sendingstate")
   if FileManager.default.isExecutableFile(atPath: beside.path) { return beside.path }
   return repoPath(".build/debug/sendingstate")

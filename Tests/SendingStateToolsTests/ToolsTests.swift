@@ -14,7 +14,9 @@ struct ToolsTests {
     let record = try session.apply(try EventCommand(parsing: "tap plus"))
     let text = session.text(for: record)
     #expect(text.hasPrefix("> tap plus\n  actions: increment\n  state:\n    count: 1 → 2\nstack#root"))
-    let json = try #require(try JSONSerialization.jsonObject(with: Data(session.json().utf8)) as? [String: Any])
+    var report = ScreenSession.jsonStart + session.json(step: record)
+    session.jsonEnd(pending: 0) { report += $0 }
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])
     #expect(Set(json.keys) == ["steps", "state", "tree", "warnings", "pending"])
     let steps = try #require(json["steps"] as? [[String: Any]])
     #expect(steps.first?["event"] as? String == "tap plus")
