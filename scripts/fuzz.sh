@@ -204,7 +204,7 @@ smoke_runs() {
     json_payload) echo 5000 ;;
     screen_loader) echo 1800 ;;
     event_streams) echo 250 ;;
-    pictures) echo 800 ;;
+    pictures) echo 3000 ;;
     plugin_manifests) echo 2000 ;;
     fetch_answers) echo 1500 ;;
     preview_messages) echo 1500 ;;

@@ -10,9 +10,9 @@ import Testing
 @testable import SendingStateTools
 
 /// Hostile render trees: every picture finishes with bounded work and bounded output, and says
-/// what it cut and where. (Counts and sizes are asserted, never time.)
+/// what it cut and where. (Counts and sizes are asserted, never time.) Not on the main actor:
+/// these pictures take seconds of work, and other suites' screens need the main actor meanwhile.
 @Suite("Picture budgets: hostile trees are cut, counted and named")
-@MainActor
 struct PictureBudgetTests {
   let budget = PictureBudget()
 
