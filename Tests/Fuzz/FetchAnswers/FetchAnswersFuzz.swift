@@ -22,7 +22,8 @@ import SendingStateLua
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fetchAnswersFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-  MainActor.assumeIsolated { runAnswer(Array(UnsafeBufferPointer(start: data, count: data == nil ? 0 : size))) }
+  let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+  MainActor.assumeIsolated { runAnswer(bytes) }
   return 0
 }
 

@@ -20,7 +20,8 @@ import SendingStatePlugins
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func pluginManifestsFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-  MainActor.assumeIsolated { runFolder(Array(UnsafeBufferPointer(start: data, count: data == nil ? 0 : size))) }
+  let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+  MainActor.assumeIsolated { runFolder(bytes) }
   return 0
 }
 
