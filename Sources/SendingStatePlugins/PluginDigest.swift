@@ -1,5 +1,6 @@
 import CCrypto
 import Foundation
+import SendingStateLua
 
 /// Content hashes of plugin folders, for lockfiles: SHA-256 (OpenSSL's) over every file of
 /// the folder in a fixed order, so any change to any file — a byte, a name, a new or removed
@@ -72,10 +73,13 @@ public enum PluginDigest {
     var read = 0
     var contents: [String: Data] = [:]
     for relative in files.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
-      // (Sizes were checked before reading; a file that grew since is caught by the total.)
-      // (An empty file is not read: swift-foundation leaks its read buffer for one.)
-      guard let bytes = sizes[relative] == 0 ? Data() : FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(relative)) else {
-        throw problem("cannot read \(relative) in \(folder)")
+      // (Sizes were checked before reading; a file that grew or changed kind since is refused.)
+      let bytes: Data
+      do throws(FileBytes.Refusal) {
+        bytes = Data(
+          try FileBytes.read((folder as NSString).appendingPathComponent(relative), maxBytes: maxBytes - read, what: "a plugin's files"))
+      } catch {
+        throw problem("cannot read \(relative) in \(folder): \(error.reason)")
       }
       read += bytes.count
       if read > maxBytes { throw problem("more than \(maxBytes) bytes in \(folder); a plugin folder holds its scripts only") }

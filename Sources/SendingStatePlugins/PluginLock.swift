@@ -68,11 +68,18 @@ public struct PluginLock: Sendable, Equatable {
   /// - Throws: ``PluginError`` (plugin `lockfile`) saying what is wrong with the file, with its
   ///   line and column for text that is not JSON.
   public static func read(_ path: String) throws(PluginError) -> PluginLock {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw PluginError(plugin: "lockfile", file: path, message: "cannot read the lockfile; write it again with sendingstate plugins lock")
+    let bytes: [UInt8]
+    do throws(FileBytes.Refusal) {
+      bytes = try FileBytes.read(path, maxBytes: maxBytes, what: "a lockfile")
+    } catch {
+      throw PluginError(
+        plugin: "lockfile", file: path, message: "cannot read the lockfile: \(error.reason); write it again with sendingstate plugins lock")
     }
-    return try PluginLock(json: data, file: path)
+    return try PluginLock(json: Data(bytes), file: path)
   }
+
+  /// The largest lockfile read (1 MiB: thousands of plugins' entries).
+  public static let maxBytes = 1 << 20
 
   /// Reads a lockfile's text (the one decoder of lockfiles; `file` is named in errors).
   ///

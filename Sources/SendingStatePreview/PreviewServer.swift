@@ -186,7 +186,8 @@ package struct PreviewServer: Sendable {
     router.get("{token}/files/**") { request, context in
       guard server.allowed(request, context),
         let file = server.files.resolve(context.parameters.getCatchAll()),
-        let data = FileManager.default.contents(atPath: file.path)
+        // Read as it was checked: a file swapped for a FIFO, a link or a bigger file since is refused.
+        let data = try? FileBytes.read(file.path, maxBytes: FileGuard.maximumSize, what: "an image", followLinks: false)
       else { return Response(status: .notFound) }
       var headers = server.securityHeaders
       headers[.contentType] = file.type

@@ -121,7 +121,7 @@ public enum Checker {
         runtime.output = { _ in }  // a dry run: what the script prints is not a problem
         let chunk = try runtime.loadFile(path)  // syntax
         // (loadFile has checked it is readable UTF-8.)
-        let source = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let source = (try? FileInput.bytes(path, what: "script")).map { String(decoding: $0, as: UTF8.self) } ?? ""
         guard looksLikeScreen(runtime: runtime, chunk: chunk, source: source) else { continue }
         // A dry run: effects are refused (no timers, no network) and each event gets 0.2 s.
         var limits = LuaRuntime.Limits()

@@ -11,10 +11,8 @@ import Foundation
 public enum EventScript {
   /// The commands of the file at `path`; a bad line is a usage error naming `path:line`.
   public static func commands(inFile path: String) throws -> [EventCommand] {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw ToolError.usage("--events: cannot read '\(path)'")
-    }
-    return try commands(in: String(decoding: data, as: UTF8.self), name: path)
+    let bytes = try FileInput.bytes(path, what: "--events file")
+    return try commands(in: String(decoding: bytes, as: UTF8.self), name: path)
   }
 
   /// The commands of `text` (named `name` in errors).

@@ -13,10 +13,7 @@ public enum JSONInput {
     guard argument.hasPrefix("@") else { return try value(from: Data(argument.utf8), name: name) }
     let path = String(argument.dropFirst())
     try ScriptPath.check(path, role: "\(name) JSON")
-    guard let contents = FileManager.default.contents(atPath: path) else {
-      throw ToolError.usage("\(name): cannot read '\(path)'")
-    }
-    return try value(from: contents, name: "\(name) \(path)")
+    return try value(from: Data(try FileInput.bytes(path, what: "\(name) JSON")), name: "\(name) \(path)")
   }
 
   /// `data` as a value, within the host's default limits; a syntax error names its line and

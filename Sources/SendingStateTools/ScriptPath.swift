@@ -29,10 +29,8 @@ public enum ScriptPath {
     if let type, type != .typeRegular {
       throw ToolError.usage("'\(path)' is not a regular file (a device, socket or pipe), so it cannot be a \(role) script")
     }
-    guard files.isReadableFile(atPath: path), let data = files.contents(atPath: path) else {
-      throw ToolError.usage("cannot read the \(role) file '\(path)' (permission denied?)")
-    }
-    guard String(data: data, encoding: .utf8) != nil else {
+    let bytes = try FileInput.bytes(path, what: "\(role) file")
+    guard String(validating: bytes, as: UTF8.self) != nil else {
       throw ToolError.usage("'\(path)' is not UTF-8 text, so it cannot be a \(role) script")
     }
   }

@@ -295,10 +295,7 @@ public final class SpecRunner {
       options.output = { [weak self] line in MainActor.assumeIsolated { self?.write(line + "\n") } }
       if call.count >= 2, call.typeName(2) != "nil" { options.state = try call.value(2) }
       if let data = try call.optionalString(3) {
-        guard let contents = FileManager.default.contents(atPath: data) else {
-          throw ToolError.usage("ss.open: cannot read the data file '\(data)'")
-        }
-        options.data = try ServerPayload(json: contents)
+        options.data = try ServerPayload(json: Data(try FileInput.bytes(data, what: "ss.open data file")))
       }
       var folders = self.options.plugins
       if call.count >= 4, case .table(let given) = try call.value(4) { folders += given.sequence.compactMap(\.stringValue) }

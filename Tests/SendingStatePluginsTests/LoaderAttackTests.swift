@@ -113,6 +113,32 @@ struct LoaderAttackTests {
     expectNoLeak(project, "a FIFO")
   }
 
+  @Test("a lockfile that is a FIFO, a folder, empty or huge is an error at once that locks every plugin out; never waited on")
+  func hostileLockfile() throws {
+    let project = try project(provides: "{}", screen: plainScreen)
+    defer { try? FileManager.default.removeItem(atPath: project.root) }
+    let lock = project.app + "/" + PluginLock.fileName
+    func expectRefused(_ what: String, _ reason: String, sourceLocation: SourceLocation = #_sourceLocation) {
+      let set = PluginSet.load(screen: project.screen, environment: [:], hostAPI: host)
+      #expect(set.plugins.isEmpty, "\(what): a plugin loaded", sourceLocation: sourceLocation)
+      let problem = set.problems.first
+      #expect(problem?.plugin == "lockfile" && problem?.file == lock, "\(what): \(set.problems)", sourceLocation: sourceLocation)
+      #expect(problem?.message.contains(reason) == true, "\(what): \(set.problems)", sourceLocation: sourceLocation)
+    }
+    // (Foundation's reader refused these three without a reason, and read a sparse file whole.)
+    #expect(mkfifo(lock, 0o600) == 0)
+    expectRefused("a FIFO", "not a regular file")
+    try FileManager.default.removeItem(atPath: lock)
+    try FileManager.default.createDirectory(atPath: lock, withIntermediateDirectories: false)
+    expectRefused("a folder", "a folder")
+    try FileManager.default.removeItem(atPath: lock)
+    // (Foundation's reader leaked a page for an empty file: scripts/sanitize.sh caught it.)
+    #expect(FileManager.default.createFile(atPath: lock, contents: Data()))
+    expectRefused("an empty file", "not valid JSON")
+    #expect(truncate(lock, off_t(PluginLock.maxBytes) + 1) == 0)
+    expectRefused("a sparse file past the limit", "more than a lockfile may be")
+  }
+
   @Test("a screen's own module that links out of its script root is refused (the rule the plugin loader now shares)")
   func screenModuleLink() throws {
     let project = try project(

@@ -13,7 +13,7 @@ import Foundation
 ///   that leads out of the root is refused, relative or absolute;
 /// - it is a **regular file** (a FIFO, a device or a folder is refused at once, never waited
 ///   on), at most ``maxBytes`` long, and UTF-8 **text** (binary chunks are refused when compiled);
-/// - it is read once, from one open file: what is checked is what runs.
+/// - it is read once, from one open file (``FileBytes``): what is checked is what runs.
 ///
 /// (A lockfile's checked text, when there is one, replaces the read altogether: see
 /// `PluginSet`.)
@@ -52,35 +52,15 @@ package enum ScriptFile {
         "it leads outside its folder \(root) (to \(resolved)); a script's files live inside its folder: copy the file in instead of linking it",
         kind: .sandboxViolation)
     }
-    // O_NONBLOCK: opening a FIFO must not wait for a writer; O_NOFOLLOW: the path was resolved,
-    // so a link here now is a change under our feet.
-    let descriptor = open(resolved, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
-    guard descriptor >= 0 else { throw refuse("it cannot be opened (\(String(cString: strerror(errno))))") }
-    defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw refuse("it cannot be read (\(String(cString: strerror(errno))))") }
-    guard (status.st_mode & S_IFMT) == S_IFREG else {
-      let what = (status.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "not a regular file (a FIFO, a socket or a device)"
-      throw refuse("it is \(what); a script is a text file")
+    // Opened without following a link: the path was resolved, so a link here now is a change
+    // under our feet.
+    let bytes: [UInt8]
+    do throws(FileBytes.Refusal) {
+      bytes = try FileBytes.read(resolved, maxBytes: maxBytes, what: "a script", followLinks: false)
+    } catch {
+      throw refuse(error.reason, kind: error.tooLarge ? .tooLarge : .runtime)
     }
-    guard status.st_size <= maxBytes else {
-      throw refuse("it is \(status.st_size) bytes, more than a script may be (\(maxBytes))", kind: .tooLarge)
-    }
-    var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
-    var count = 0
-    while count < bytes.count {
-      let got = bytes.withUnsafeMutableBytes { buffer in Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count) }
-      if got < 0 {
-        if errno == EINTR { continue }
-        throw refuse("it cannot be read (\(String(cString: strerror(errno))))")
-      }
-      if got == 0 { break }
-      count += got
-    }
-    guard count <= maxBytes, count <= Int(status.st_size) else {
-      throw refuse("it grew while it was read; try again", kind: .tooLarge)
-    }
-    guard let text = String(validating: bytes[..<count], as: UTF8.self) else {
+    guard let text = String(validating: bytes, as: UTF8.self) else {
       throw refuse("it is not UTF-8 text", kind: .syntax)
     }
     return text

@@ -133,7 +133,13 @@ public struct ServerPayload: Sendable, Equatable {
       }
       return try ServerPayload(json: data, limits: limits)
     }
-    guard let data = FileManager.default.contents(atPath: source) else { throw ScreenUsageError.missingFile(source) }
-    return try ServerPayload(json: data, limits: limits)
+    let bytes: [UInt8]
+    do throws(FileBytes.Refusal) {
+      bytes = try FileBytes.read(source, maxBytes: limits.maxStringBytes ?? Int.max, what: "a payload")
+    } catch {
+      if error.missing { throw ScreenUsageError.missingFile(source) }
+      throw ScreenUsageError.badValue("cannot read the payload '\(source)': \(error.reason)")
+    }
+    return try ServerPayload(json: Data(bytes), limits: limits)
   }
 }
