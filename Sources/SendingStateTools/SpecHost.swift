@@ -260,6 +260,13 @@ enum SpecHost {
     end
 
     if cliArgs.helper and cliArgs.helper ~= "" then
+      -- A helper that names something on disk must be a file: busted's loader would wait on a
+      -- FIFO for ever (a module name is not on disk, and is left to the loader).
+      if path.exists(cliArgs.helper) and not path.isfile(cliArgs.helper) then
+        return function()
+          return { "usage", "the helper '" .. cliArgs.helper .. "' is not a regular file (a folder, a FIFO or a device): give a Lua file or a module name" }
+        end
+      end
       local ok, err = helperLoader(busted, cliArgs.helper, { verbose = settings.verbose, language = cliArgs.lang, arguments = cliArgs.Xhelper })
       if not ok then
         return function() return { "usage", "the helper '" .. cliArgs.helper .. "' failed: " .. tostring(err) } end
