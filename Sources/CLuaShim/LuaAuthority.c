@@ -63,17 +63,41 @@ int sslua_is_host_chunk (lua_State *L, const char *name, size_t length) {
   return found;
 }
 
+/*
+** Whether the frame at `level` was called implicitly: as a metamethod (`__index`, `__concat`,
+** `__lt`, `__close`…) or as a generic `for`'s iterator. The code
+** below it did not name the function it runs, so it cannot be said to ask: a value another
+** owner made (a table whose `__pairs` returns `store.fetch, url, types`) would otherwise have
+** the screen's `for` loop, or its `..` or `<`, call a gate with arguments of that owner's choice.
+*/
+static int called_implicitly (lua_State *L, int level) {
+  lua_Debug ar;
+  if (!lua_getstack(L, level, &ar) || !lua_getinfo(L, "n", &ar) || ar.namewhat == NULL) return 0;
+  return strcmp(ar.namewhat, "metamethod") == 0 || strcmp(ar.namewhat, "for iterator") == 0;
+}
+
 int sslua_push_asker (lua_State *L, int level) {
   lua_Debug ar;
+  /* The gate itself (level - 1) and each frame on the way to the asker must have been called
+  ** by name: one reached implicitly leaves the asker unknown. */
+  int implicit = level > 0 && called_implicitly(L, level - 1);
   for (; lua_getstack(L, level, &ar); level++) {
-    if (!lua_getinfo(L, "St", &ar) || ar.what[0] == 'C') continue;
+    if (!lua_getinfo(L, "St", &ar) || ar.what[0] == 'C') {
+      implicit = implicit || called_implicitly(L, level);
+      continue;
+    }
     if (ar.source[0] == '=') {
       /* The host's own Lua. Called through a tail call, it erased who called it. */
       if (ar.istailcall) {
         lua_pushboolean(L, 0);
         return level;
       }
+      implicit = implicit || called_implicitly(L, level);
       continue;
+    }
+    if (implicit) {
+      lua_pushboolean(L, 0);  /* script code that did not call what asks: no rights */
+      return level;
     }
     push_table(L, &owners_key);
     lua_pushstring(L, ar.source);
@@ -85,9 +109,10 @@ int sslua_push_asker (lua_State *L, int level) {
     lua_remove(L, -2);
     return level;
   }
-  /* No script frame: the host itself asks; in a coroutine, whoever resumed it cannot be told
-  ** from here (`coroutine.wrap(store.fetch)`), so nobody does. */
-  lua_pushboolean(L, lua_pushthread(L));
+  /* No script frame: the host itself asks (unless a metamethod or an iterator called on the
+  ** way: the host's own `for` over a script's table); in a coroutine, whoever resumed it cannot
+  ** be told from here (`coroutine.wrap(store.fetch)`), so nobody does. */
+  lua_pushboolean(L, lua_pushthread(L) && !implicit);
   lua_remove(L, -2);
   return 0;
 }
