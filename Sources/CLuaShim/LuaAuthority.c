@@ -63,6 +63,35 @@ int sslua_is_host_chunk (lua_State *L, const char *name, size_t length) {
   return found;
 }
 
+int sslua_is_script_chunk (lua_State *L, const char *name, size_t length) {
+  int found = 0;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &owners_key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    return -1;  /* no chunk was ever registered: not a sandbox */
+  }
+  if (length > 3 && memcmp(name, "...", 3) == 0) {
+    /* Lua shortened a long name to "...tail": a registered source that ends so */
+    const char *tail = name + 3;
+    size_t tail_length = length - 3;
+    lua_pushnil(L);
+    while (!found && lua_next(L, -2) != 0) {
+      size_t key_length = 0;
+      const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &key_length) : NULL;
+      found = key != NULL && key[0] == '@' && key_length - 1 >= tail_length &&
+              memcmp(key + key_length - tail_length, tail, tail_length) == 0;
+      lua_pop(L, found ? 2 : 1);
+    }
+  } else {
+    lua_pushliteral(L, "@");
+    lua_pushlstring(L, name, length);
+    lua_concat(L, 2);
+    found = lua_rawget(L, -2) != LUA_TNIL;
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return found;
+}
+
 /*
 ** Whether the frame at `level` was called implicitly: as a metamethod (`__index`, `__concat`,
 ** `__lt`, `__close`…) or as a generic `for`'s iterator. The code
