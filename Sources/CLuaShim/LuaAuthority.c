@@ -63,17 +63,70 @@ int sslua_is_host_chunk (lua_State *L, const char *name, size_t length) {
   return found;
 }
 
+int sslua_is_script_chunk (lua_State *L, const char *name, size_t length) {
+  int found = 0;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &owners_key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    return -1;  /* no chunk was ever registered: not a sandbox */
+  }
+  if (length > 3 && memcmp(name, "...", 3) == 0) {
+    /* Lua shortened a long name to "...tail": a registered source that ends so */
+    const char *tail = name + 3;
+    size_t tail_length = length - 3;
+    lua_pushnil(L);
+    while (!found && lua_next(L, -2) != 0) {
+      size_t key_length = 0;
+      const char *key = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &key_length) : NULL;
+      found = key != NULL && key[0] == '@' && key_length - 1 >= tail_length &&
+              memcmp(key + key_length - tail_length, tail, tail_length) == 0;
+      lua_pop(L, found ? 2 : 1);
+    }
+  } else {
+    lua_pushliteral(L, "@");
+    lua_pushlstring(L, name, length);
+    lua_concat(L, 2);
+    found = lua_rawget(L, -2) != LUA_TNIL;
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return found;
+}
+
+/*
+** Whether the frame at `level` was called implicitly: as a metamethod (`__index`, `__concat`,
+** `__lt`, `__close`…) or as a generic `for`'s iterator. The code
+** below it did not name the function it runs, so it cannot be said to ask: a value another
+** owner made (a table whose `__pairs` returns `store.fetch, url, types`) would otherwise have
+** the screen's `for` loop, or its `..` or `<`, call a gate with arguments of that owner's choice.
+*/
+static int called_implicitly (lua_State *L, int level) {
+  lua_Debug ar;
+  if (!lua_getstack(L, level, &ar) || !lua_getinfo(L, "n", &ar) || ar.namewhat == NULL) return 0;
+  return strcmp(ar.namewhat, "metamethod") == 0 || strcmp(ar.namewhat, "for iterator") == 0;
+}
+
 int sslua_push_asker (lua_State *L, int level) {
   lua_Debug ar;
+  /* The gate itself (level - 1) and each frame on the way to the asker must have been called
+  ** by name: one reached implicitly leaves the asker unknown. */
+  int implicit = level > 0 && called_implicitly(L, level - 1);
   for (; lua_getstack(L, level, &ar); level++) {
-    if (!lua_getinfo(L, "St", &ar) || ar.what[0] == 'C') continue;
+    if (!lua_getinfo(L, "St", &ar) || ar.what[0] == 'C') {
+      implicit = implicit || called_implicitly(L, level);
+      continue;
+    }
     if (ar.source[0] == '=') {
       /* The host's own Lua. Called through a tail call, it erased who called it. */
       if (ar.istailcall) {
         lua_pushboolean(L, 0);
         return level;
       }
+      implicit = implicit || called_implicitly(L, level);
       continue;
+    }
+    if (implicit) {
+      lua_pushboolean(L, 0);  /* script code that did not call what asks: no rights */
+      return level;
     }
     push_table(L, &owners_key);
     lua_pushstring(L, ar.source);
@@ -85,9 +138,10 @@ int sslua_push_asker (lua_State *L, int level) {
     lua_remove(L, -2);
     return level;
   }
-  /* No script frame: the host itself asks; in a coroutine, whoever resumed it cannot be told
-  ** from here (`coroutine.wrap(store.fetch)`), so nobody does. */
-  lua_pushboolean(L, lua_pushthread(L));
+  /* No script frame: the host itself asks (unless a metamethod or an iterator called on the
+  ** way: the host's own `for` over a script's table); in a coroutine, whoever resumed it cannot
+  ** be told from here (`coroutine.wrap(store.fetch)`), so nobody does. */
+  lua_pushboolean(L, lua_pushthread(L) && !implicit);
   lua_remove(L, -2);
   return 0;
 }

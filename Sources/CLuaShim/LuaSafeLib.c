@@ -297,8 +297,22 @@ static int safe_remove (lua_State *L) {
 /* Whether element a sorts before b (both on the stack); the order function
 ** (or `<`) runs as usual, so a Lua comparator is counted by the hook. */
 static int sorts_before (lua_State *L, int a, int b) {
-  if (lua_isnil(L, 2))
+  if (lua_isnil(L, 2)) {
+    /* `<` on anything but two numbers or two strings runs an `__lt` metamethod, called from
+    ** here, not from script code: one that is a host function (a store's `fetch`) would ask
+    ** with the rights of the script that called sort, on elements another script chose. */
+    int ta = lua_type(L, a), tb = lua_type(L, b);
+    if (!((ta == LUA_TNUMBER && tb == LUA_TNUMBER) || (ta == LUA_TSTRING && tb == LUA_TSTRING))) {
+      int ia = lua_absindex(L, a), ib = lua_absindex(L, b);
+      if (luaL_getmetafield(L, ia, "__lt") != LUA_TNIL || luaL_getmetafield(L, ib, "__lt") != LUA_TNIL) {
+        int host = lua_iscfunction(L, -1);
+        lua_pop(L, 1);
+        if (host)
+          return luaL_error(L, "bad argument #1 to 'sort' (an element's '__lt' is a host function; pass sort an order function)");
+      }
+    }
     return lua_compare(L, a, b, LUA_OPLT);
+  }
   lua_pushvalue(L, 2);
   lua_pushvalue(L, a - 1);  /* the function pushed one slot */
   lua_pushvalue(L, b - 2);

@@ -165,6 +165,22 @@ static size_t host_position (lua_State *L, const char *msg) {
   return 0;
 }
 
+/*
+** Whether the position that starts `msg` names a chunk nobody loaded: text a script wrote
+** (`error("/etc/passwd:99: boom", 0)`, an error object's __tostring) and not a place. Such a
+** message is shown whole, after the position of the script frame that raised it.
+*/
+static int forged_position (lua_State *L, const char *msg) {
+  for (const char *p = msg; *p != '\0' && *p != '\n'; p++) {
+    if (*p != ':') continue;
+    const char *q = p + 1;
+    while (*q >= '0' && *q <= '9') q++;
+    if (q > p + 1 && q[0] == ':' && q[1] == ' ')
+      return sslua_is_script_chunk(L, msg, (size_t)(p - msg)) == 0 && !sslua_is_host_chunk(L, msg, (size_t)(p - msg));
+  }
+  return 0;
+}
+
 static int msghandler (lua_State *L) {
   Host *h = gethost(L);
   int saved_enforce = h->enforce;
@@ -189,7 +205,7 @@ static int msghandler (lua_State *L) {
     /* No position, or one in the host's own Lua (a library function the sandbox's Lua
     ** called raised it: "sandbox:12: bad argument…"): the script's line is the one to show. */
     size_t skip = host_position(L, msg);
-    if (skip > 0 || !sslua_has_position(msg)) {
+    if (skip > 0 || !sslua_has_position(msg) || forged_position(L, msg)) {
       lua_Debug ar;
       int level;
       for (level = 1; lua_getstack(L, level, &ar); level++) {

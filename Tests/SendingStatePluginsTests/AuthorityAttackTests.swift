@@ -95,4 +95,35 @@ struct AuthorityAttackTests {
     expectRefused(
       screen, "screenRequire", "a plugin's code may require host modules and the modules plugins name, not 'secret'", line: 40)
   }
+
+  @Test("nor make the screen's own for loop, `..`, `<` or sort call the store's fetch on its arguments")
+  func metamethodLaundering() async throws {
+    var options = LuaScreen.Options()
+    options.fetcher = FakeFetcher(["http://127.0.0.1:9/x": .init(status: 200, body: "{}")])
+    let set = PluginSet.load(explicit: [pluginFixture("launder")], environment: [:], hostAPI: host)
+    #expect(set.problems.isEmpty, "\(set.problems)")
+    set.apply(to: &options)
+    let path = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/screens/metalaunder.lua").path
+    let screen = try LuaScreen(path: path, options: options)
+    defer { screen.close() }
+    // The plugin's values name the function and its arguments; the screen's code only runs a
+    // `for`, a `..`, a `<` or a sort: no code asks by name, so nobody has the right.
+    for (action, line, message) in [
+      ("pairs", 13, "code whose owner cannot be told"), ("concat", 15, "code whose owner cannot be told"),
+      ("less", 18, "code whose owner cannot be told"), ("sort", 21, "'__lt' is a host function"),
+    ] {
+      let before = screen.state
+      let error = #expect(throws: ScriptError.self) { try screen.perform(action: .string(action)) }
+      #expect(error?.message.contains(message) == true, "\(action): \(String(describing: error))")
+      #expect(error?.line == line, "\(action): \(String(describing: error))")
+      #expect(error?.chunk?.hasSuffix("screens/metalaunder.lua") == true, "\(action): \(String(describing: error))")
+      #expect(screen.pendingEffects == 0, "\(action) started an effect")
+      #expect(screen.state == before)
+    }
+    // A `for` the screen runs over its own table, asking by name inside, keeps its rights.
+    try screen.perform(action: "own")
+    #expect(screen.pendingEffects == 1)
+    #expect(await screen.settle(timeout: .seconds(60)))
+    #expect(screen.state["got"] == 1)
+  }
 }

@@ -239,6 +239,9 @@ void sslua_note_host_chunk(struct lua_State *L, const char *name);
 /* Whether `name` (not NUL-terminated) is a host chunk's. Never raises for want of memory
 ** outside a call into Lua. */
 int sslua_is_host_chunk(struct lua_State *L, const char *name, size_t length);
+/* Whether `name` (not NUL-terminated; Lua's short form, "...tail" for a long one) is a script
+** chunk the loader registered: 1, 0, or -1 when none ever was (a runtime without a sandbox). */
+int sslua_is_script_chunk(struct lua_State *L, const char *name, size_t length);
 /*
 ** Pushes who asks: the owner (a string) of the nearest script frame at `level` or above,
 ** true when there is none on the main thread (the host itself asks), false when it cannot be

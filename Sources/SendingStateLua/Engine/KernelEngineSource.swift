@@ -719,7 +719,7 @@ local function rightsOf(owner)
 end
 
 local function whoIs(owner)
-  return owner or "code whose owner cannot be told (started on a host function, or reached through a tail call into the host)"
+  return owner or "code whose owner cannot be told (started on a host function, reached through a tail call into the host, or called as a metamethod or a for loop's iterator)"
 end
 
 local function fixFor(owner)

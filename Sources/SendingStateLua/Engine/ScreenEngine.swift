@@ -535,6 +535,13 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   /// Throttle windows by effect id; expired ones are dropped as new ones open.
   private var throttles: [String: ThrottleWindow] = [:]
   private var nextWindow = 0
+  /// The throttle windows open now (for tests).
+  var throttleWindowCount: Int { throttles.count }
+  /// Throttle windows kept at once. A window outlives its effect (up to `maxEffectDelay`), so a
+  /// screen throttling under ever new ids would otherwise grow the host's memory for an hour:
+  /// past this, the idle windows that end first are forgotten (the next effect under such an id
+  /// starts at once). Windows with an effect waiting are bounded by `maxPendingEffects`.
+  static let maxThrottleWindows = 1_024
 
   /// At most one effect with `id` per `window` seconds: the first starts at once; one that
   /// comes within the window waits for its end (the latest, or the first with `latest = false`);
@@ -548,6 +555,12 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       if throttles.count >= 64 {
         // Windows of ids no longer used: ended, with nothing waiting.
         throttles = throttles.filter { $0.value.end > now || $0.value.waiting != nil }
+      }
+      if throttles.count >= Self.maxThrottleWindows {
+        // Still too many: forget the idle half that ends first (once per half, not per window).
+        let idle = throttles.filter { $0.value.waiting == nil }.sorted { $0.value.end < $1.value.end }
+        let excess = throttles.count - Self.maxThrottleWindows + 1
+        for (idleID, _) in idle.prefix(max(idle.count / 2, excess)) { throttles[idleID] = nil }
       }
       nextWindow += 1
       throttles[id] = ThrottleWindow(end: now + window, waiting: nil, token: nextWindow)

@@ -140,7 +140,7 @@ enum LuaSandbox {
       return ""
     end
     local function whoIs(owner)
-      return owner or "code whose owner cannot be told (started on a host function, or reached through a tail call into the host)"
+      return owner or "code whose owner cannot be told (started on a host function, reached through a tail call into the host, or called as a metamethod or a for loop's iterator)"
     end
     local function denyClock(owner, level, name)
       error(askerAt(level, 1) .. whoIs(owner) .. " may not read the wall clock (" .. name

@@ -253,6 +253,8 @@ public final class LuaScreen {
   public var asyncErrors: [ScriptError] { engine.unhandledErrors.entries }
   /// How many errors nobody was there to catch so far.
   public var asyncErrorCount: Int { engine.unhandledErrors.count }
+  /// The throttle windows the engine keeps open (see `ScreenEngine.maxThrottleWindows`).
+  var throttleWindowCount: Int { engine.throttleWindowCount }
 
   /// Called with every error in ``asyncErrors``.
   public var onAsyncError: ((ScriptError) -> Void)? {

@@ -143,4 +143,42 @@ struct ErrorPlaceTests {
       #expect(error?.chunk?.contains("\u{1B}") == false, "\(name): \(String(describing: error))")
     }
   }
+
+  @Test("a message that starts with a position no chunk has (error text, an error object's __tostring) is shown after the real one")
+  func forgedPositions() throws {
+    for body in [
+      #"error("/etc/passwd:99: forged", 0)"#,
+      #"error(setmetatable({}, { __tostring = function() return "/etc/passwd:99: forged" end }))"#,
+      #"coroutine.wrap(function() error("/etc/passwd:99: forged", 0) end)()"#,
+    ] {
+      let error = try openError(
+        """
+        return {
+          state = {},
+          layout = function(ui)
+            \(body)
+            return ui.label { id = "l" }
+          end,
+          configure = function() end,
+        }
+        """)
+      #expect(error?.line == 4, "\(body): \(String(describing: error))")
+      #expect(error?.chunk?.hasSuffix("screen.lua") == true, "\(body): \(String(describing: error))")
+      #expect(error?.message.contains("/etc/passwd:99: forged") == true, "\(body): \(String(describing: error))")
+    }
+    // A real position, re-raised as it came, is kept: it names a chunk that was loaded.
+    let reraised = try openError(
+      """
+      return {
+        state = {},
+        layout = function(ui)
+          local ok, message = pcall(function() error("boom") end)
+          error(message, 0)
+        end,
+        configure = function() end,
+      }
+      """)
+    #expect(reraised?.line == 4, "\(String(describing: reraised))")
+    #expect(reraised?.message == "boom", "\(String(describing: reraised))")
+  }
 }

@@ -170,4 +170,36 @@ struct BoundedRecordsTests {
     }
     #expect(buffers.count == 1, "\(buffers.count) copies of one text")
   }
+
+  @Test("throttling under ever new ids keeps a bounded number of windows (each outlives its effect by up to an hour)")
+  func throttleWindows() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-bounded-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try """
+      return {
+        state = {},
+        layout = function(ui) return ui.label { id = "l" } end,
+        configure = function() end,
+        handle = function(action, store)
+          if action.type == "open" then
+            for i = 1, 50 do
+              store:after(0, "noop", { id = string.rep("w", 180) .. (action.base + i), throttle = 3600 })
+            end
+          end
+        end,
+      }
+      """.write(toFile: folder + "/screen.lua", atomically: true, encoding: .utf8)
+    var options = LuaScreen.Options()
+    options.clock = VirtualClock(now: 0)
+    let screen = try LuaScreen(path: folder + "/screen.lua", options: options)
+    defer { screen.close() }
+    for round in 0..<100 {
+      try screen.perform(action: ["type": "open", "base": .number(Double(round * 50))])
+      try await screen.advance(by: 1)
+    }
+    #expect(screen.pendingEffects == 0)
+    #expect(screen.actionCount == 100 + 100 * 50, "every throttled effect still ran once")
+    #expect(screen.throttleWindowCount <= ScreenEngine.maxThrottleWindows, "\(screen.throttleWindowCount) windows kept")
+  }
 }

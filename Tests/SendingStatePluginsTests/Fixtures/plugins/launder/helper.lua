@@ -40,4 +40,12 @@ function M.clockModule(clock) return clock.now() end                            
 function M.screenRequire(require) return require("secret") end                      -- line 40
 -- Handing the screen's own closure over: the screen's code asks, with the screen's rights.
 function M.callBack(fn) fn() end
+-- Values that make the screen's own code call the store's fetch on arguments the plugin chose,
+-- without the screen naming it: a `for` over pairs, `..`, `<`, and sort with no order function.
+function M.pairsObject(store, url)
+  return setmetatable({ x = 1 }, { __pairs = function() return store.fetch, url, types end })
+end
+function M.orderObject(store)
+  return setmetatable({ ok = "got", fail = "failed" }, { __concat = store.fetch, __lt = store.fetch, __le = store.fetch })
+end
 return M
