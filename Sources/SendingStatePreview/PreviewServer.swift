@@ -198,7 +198,16 @@ package struct PreviewServer: Sendable {
 
   /// The token matches and, on loopback, the `Host` header names loopback.
   func allowed(_ request: Request, _ context: BasicRequestContext) -> Bool {
-    allowed(token: context.parameters.get("token"), authority: request.head.authority)
+    guard let path = request.head.path, Self.isPlainPath(path) else { return false }
+    return allowed(token: context.parameters.get("token"), authority: request.head.authority)
+  }
+
+  /// Whether `path` holds only the visible ASCII a URI may (RFC 3986: anything else comes
+  /// percent-encoded). A path with raw control bytes is refused, whatever parsed it: the router
+  /// split `files/img/logo.png\u{01}\0` so that the image was served (the preview_http fuzz
+  /// target found it; NIO's HTTP/1 parser refuses such a request before it gets here).
+  package static func isPlainPath(_ path: String) -> Bool {
+    path.utf8.allSatisfy { (0x21...0x7E).contains($0) }
   }
 
   package func allowed(token given: String?, authority: String?) -> Bool {

@@ -36,6 +36,17 @@ struct SafetyTests {
     #expect(files.resolve([String]()) == nil)
   }
 
+  @Test("a request path with raw control bytes, spaces or non-ASCII is refused by the connection check, whatever parsed it")
+  func plainPaths() {
+    #expect(PreviewServer.isPlainPath("/0123/files/img/logo.png"))
+    #expect(PreviewServer.isPlainPath("/0123/files/img/logo%20x.png?x=1"))
+    // (The preview_http fuzz target's finding: the router dropped the tail and served the image.)
+    #expect(!PreviewServer.isPlainPath("/0123/files/img/logo.png\u{01}\0"))
+    #expect(!PreviewServer.isPlainPath("/0123/files/img/logo .png"))
+    #expect(!PreviewServer.isPlainPath("/0123/files/img/lögo.png"))
+    #expect(!PreviewServer.isPlainPath("/0123/\u{7F}"))
+  }
+
   @Test("the rate limiter allows a burst, then refills over time")
   func rateLimiter() {
     var limiter = RateLimiter(perSecond: 10, burst: 3)

@@ -166,6 +166,7 @@ struct HTTPRequestShape: CustomStringConvertible {
       let decoded = path.removingPercentEncoding ?? path
       let inPath = decoded.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0].split(separator: "/")
       fuzzCheck(HTTPRequestShape.isLoopback(authority) && inPath.first.map(String.init) == token, "200 for a request that is not allowed: \(self)")
+      fuzzCheck(path.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }, "200 for a path with bytes a URI cannot hold: \(self)")
       let type = response.headers[.contentType] ?? ""
       let known = ["text/html; charset=utf-8", "text/javascript; charset=utf-8", "text/css; charset=utf-8", "image/png"]
       fuzzCheck(known.contains(type), "a 200 of type \(type) for \(self)")
