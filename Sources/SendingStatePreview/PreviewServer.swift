@@ -203,9 +203,8 @@ package struct PreviewServer: Sendable {
   }
 
   /// Whether `path` holds only the visible ASCII a URI may (RFC 3986: anything else comes
-  /// percent-encoded). A path with raw control bytes is refused, whatever parsed it: the router
-  /// split `files/img/logo.png\u{01}\0` so that the image was served (the preview_http fuzz
-  /// target found it; NIO's HTTP/1 parser refuses such a request before it gets here).
+  /// percent-encoded). The connection check refuses any other path, whatever parsed it (a
+  /// space, a control byte, raw UTF-8), so no route sees bytes a browser never sends.
   package static func isPlainPath(_ path: String) -> Bool {
     path.utf8.allSatisfy { (0x21...0x7E).contains($0) }
   }
