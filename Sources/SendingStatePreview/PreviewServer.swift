@@ -214,7 +214,16 @@ package struct PreviewServer: Sendable {
     guard configuration.isLoopback else { return true }
     guard let authority else { return false }
     let name = authority.hasPrefix("[") ? String(authority.prefix { $0 != "]" }.dropFirst()) : String(authority.prefix { $0 != ":" })
-    return name == "localhost" || name == "::1" || name.hasPrefix("127.")
+    return Self.isLoopbackName(name)
+  }
+
+  /// `localhost`, `::1` or an IPv4 address in 127.0.0.0/8 written as four numbers — not any
+  /// name that starts with `127.` (`127.evil.example` could resolve here: DNS rebinding).
+  package static func isLoopbackName(_ name: String) -> Bool {
+    if name == "localhost" || name == "::1" { return true }
+    var address = in_addr()
+    guard name.hasPrefix("127."), inet_pton(AF_INET, name, &address) == 1 else { return false }
+    return true
   }
 
   /// `GET /TOKEN/ws` with the token, a loopback `Host`, and (when a browser sends one) the

@@ -46,6 +46,17 @@ struct SafetyTests {
     #expect(!PreviewServer.isPlainPath("/0123/\u{7F}"))
   }
 
+  @Test("loopback is localhost, ::1 or a 127/8 address; a name that starts with 127. is not (DNS rebinding)")
+  func loopbackNames() {
+    for name in ["localhost", "::1", "127.0.0.1", "127.1.2.3", "127.255.255.255"] {
+      #expect(PreviewServer.isLoopbackName(name), "\(name)")
+    }
+    // (The preview_http fuzz target's finding: "127.evil" was taken for loopback.)
+    for name in ["127.evil", "127.0.0.1.evil.example", "127.0.0.1evil", "127.0.0.256", "128.0.0.1", "127", "", "localhost.evil"] {
+      #expect(!PreviewServer.isLoopbackName(name), "\(name)")
+    }
+  }
+
   @Test("the rate limiter allows a burst, then refills over time")
   func rateLimiter() {
     var limiter = RateLimiter(perSecond: 10, burst: 3)

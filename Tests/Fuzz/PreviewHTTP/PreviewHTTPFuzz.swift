@@ -134,7 +134,11 @@ struct HTTPRequestShape: CustomStringConvertible {
     } else {
       host = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
     }
-    return host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    if host == "localhost" || host == "::1" { return true }
+    // An IPv4 address in 127/8, as four decimal numbers of at most three digits, each ≤ 255.
+    let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+    return parts.count == 4 && parts[0] == "127"
+      && parts.allSatisfy { $0.count >= 1 && $0.count <= 3 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) && Int($0)! <= 255 }
   }
 
   func check() {
@@ -151,7 +155,8 @@ struct HTTPRequestShape: CustomStringConvertible {
     let request = head
     let upgrade = server.upgradeAllowed(request)
     if upgrade {
-      let bare = String(path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
+      let sentPath = request.path ?? ""  // (as sent: see the note at the 200 check)
+      let bare = String(sentPath.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
       fuzzCheck(method == .get && bare == "/\(token)/ws" && allowed, "an upgrade was allowed for \(self)")
       let sentOrigin = request.headerFields[HTTPField.Name("Origin")!]
       fuzzCheck(sentOrigin == nil || sentOrigin == "http://" + (authority ?? ""), "an upgrade from origin \(String(describing: sentOrigin))")
