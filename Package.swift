@@ -69,9 +69,15 @@ let package = Package(
     .target(
       name: "CFetch"
     ),
+    // The host's own Lua (the screen kernel, the sandbox, the spec host) and the preview page's
+    // HTML, CSS and JavaScript: files, built into the binary with C23 #embed (see HostCode.c).
+    .target(
+      name: "CHostCode",
+      exclude: ["kernel", "sandbox", "spec", "preview", "templates"]
+    ),
     .target(
       name: "SendingStateLua",
-      dependencies: ["SendingState", "SendingStateHeadless", "CLua", "CLuaShim", "CFetch"],
+      dependencies: ["SendingState", "SendingStateHeadless", "CLua", "CLuaShim", "CFetch", "CHostCode"],
       swiftSettings: strictSettings
     ),
 

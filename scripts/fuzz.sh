@@ -138,7 +138,7 @@ build() {
   fi
   local objects=() toolObjects=()
   local module
-  for module in SendingState SendingStateHeadless SendingStateLua CLuaShim CFetch; do
+  for module in SendingState SendingStateHeadless SendingStateLua CLuaShim CFetch CHostCode; do
     objects+=("$BIN/$module.build"/*.o)
   done
   if [ $tools = 1 ]; then
@@ -180,6 +180,7 @@ build() {
       -I "$BIN/Modules" -I Sources/CLua -I Sources/CLuaShim/include $(pkg-config --cflags lua5.4) \
       -Xcc -fmodule-map-file="$BIN/CLuaShim.build/module.modulemap" \
       -Xcc -fmodule-map-file="$BIN/CFetch.build/module.modulemap" -I Sources/CFetch/include \
+      -Xcc -fmodule-map-file="$BIN/CHostCode.build/module.modulemap" -I Sources/CHostCode/include \
       "${extra[@]}" "${sources[@]}" "${linked[@]}" $(pkg-config --libs lua5.4) \
       -module-name "Fuzz_$target" -o "$binary"
   done

@@ -12,101 +12,18 @@ public enum PluginTemplate {
   /// The files of plugin `name`, by path inside its folder.
   public static func files(name: String) -> [(String, String)] {
     [
-      ("plugin.lua", manifest(name)), ("components/\(name).lua", component(name)), ("demo.lua", demo(name)),
-      ("\(name)_spec.lua", spec(name)),
+      ("plugin.lua", template("plugin.lua", name: name)), ("components/\(name).lua", template("component.lua", name: name)),
+      ("demo.lua", template("demo.lua", name: name)), ("\(name)_spec.lua", template("plugin_spec.lua", name: name)),
     ]
   }
 
-  static func manifest(_ name: String) -> String {
-    """
-    -- The \(name) plugin's manifest. Check it with: sendingstate plugins check <this folder>
-    return {
-      name = "\(name)",
-      version = "0.1.0",
-      api_version = "\(LuaScreen.apiVersion)",   -- the host API it is written for
-      description = "A \(name) component: a label and a button.",
-      provides = {
-        components = { "\(name)" },   -- components/\(name).lua, built with ui.\(name) { … }
-        -- modules = { "util" },       -- util.lua, required as "\(name).util"
-        -- units = { "card" },         -- units/card.lua, renders payload units of type "card"
-        -- middleware = { "log" },     -- middleware/log.lua, sees every action before handle
-      },
-      capabilities = {},                -- "timers", net = { "api.example.com" }, …
-    }
-
-    """
-  }
-
-  static func component(_ name: String) -> String {
-    """
-    -- ui.\(name) { id = "…", field = "count", label = "Count" }: shows state[field]; its button
-    -- dispatches { type = "bump", field = field }, which the screen's handle applies.
-    return {
-      layout = function(ui)
-        return ui.stack { axis = "horizontal", spacing = 4,
-          ui.label { id = "text" },
-          ui.button { id = "bump", title = "+" },
-        }
-      end,
-
-      -- props: what the screen wrote in ui.\(name) { … }; state: the screen's (a unit's data
-      -- inside a unit).
-      configure = function(view, props, state)
-        view.text.text = (props.label or props.field) .. ": " .. tostring(state[props.field])
-      end,
-
-      -- Callbacks get the props, and return actions.
-      events = function(view, on)
-        on(view.bump, "touchUpInside", function(props) return { type = "bump", field = props.field } end)
-      end,
-    }
-
-    """
-  }
-
-  static func demo(_ name: String) -> String {
-    """
-    -- A screen that uses ui.\(name):
-    --   sendingstate run demo.lua --plugin . --send 'tap clicks.bump'
-    return {
-      name = "\(name) demo",
-      state = { count = 0 },
-      schema = { count = "integer" },
-
-      layout = function(ui)
-        return ui.stack { id = "root", axis = "vertical",
-          ui.\(name) { id = "clicks", field = "count", label = "Clicks" },
-        }
-      end,
-
-      configure = function() end,
-
-      handle = function(action, store)
-        if action.type == "bump" then
-          store:update(function(s) s[action.field] = s[action.field] + 1 end)
-        end
-      end,
-    }
-
-    """
-  }
-
-  static func spec(_ name: String) -> String {
-    """
-    -- The plugin's spec: sendingstate test <this folder>
-    local ss = require "sendingstate"
-
-    describe("\(name)", function()
-      it("shows the field and bumps it", function()
-        local screen = ss.open("demo.lua", { plugins = { "." } })
-        assert.are.equal("Clicks: 0", screen.view["clicks.text"].text)
-        screen:tap("clicks.bump")
-        assert.are.equal(1, screen.state.count)
-        assert.are.equal("Clicks: 1", screen.view["clicks.text"].text)
-      end)
-    end)
-
-    """
+  /// The template file `file` (Sources/CHostCode/templates/plugin) for plugin `name`: its
+  /// placeholders are `PLUGIN_NAME` and `API_VERSION`. (A plugin's name is an identifier, so
+  /// it cannot change the Lua around it.)
+  static func template(_ file: String, name: String) -> String {
+    HostCode.text("templates/plugin/" + file)
+      .replacingOccurrences(of: "PLUGIN_NAME", with: name)
+      .replacingOccurrences(of: "API_VERSION", with: LuaScreen.apiVersion)
   }
 
   /// Writes plugin `name` into `folder/name/`; never overwrites.

@@ -1,4 +1,5 @@
 import Foundation
+import SendingStateLua
 
 /// `sendingstate init [DIR]`: a new project with a screen, its spec, `.busted`, `.luarc.json`
 /// (with the LuaLS stubs in `types/`) and `.luacheckrc`.
@@ -11,75 +12,13 @@ import Foundation
 /// runs both), so a new project starts green.
 public enum ProjectTemplate {
   /// The screen: a counter.
-  public static let screen = """
-    -- A screen: state flows in through configure, intent flows out through events.
-    --   sendingstate run screen.lua --send 'tap plus'
-    return {
-      name = "Counter",
-      state = { count = 0 },
-      schema = { count = "integer" },
-
-      layout = function(ui)
-        return ui.stack { id = "root", axis = "vertical", spacing = 8,
-          ui.label { id = "count" },
-          ui.button { id = "plus", title = "+" },
-        }
-      end,
-
-      configure = function(view, state)
-        view.count.text = tostring(state.count)
-      end,
-
-      events = function(view, on)
-        on(view.plus, "touchUpInside", function(state) return "increment" end)
-      end,
-
-      handle = function(action, store)
-        if action.type == "increment" then
-          store:update(function(s) s.count = s.count + 1 end)
-        end
-      end,
-    }
-
-    """
+  public static let screen = HostCode.text("templates/project/screen.lua")
 
   /// The spec, in busted's style.
-  public static let spec = """
-    -- The screen's spec: sendingstate test
-    local ss = require "sendingstate"
-
-    describe("the counter", function()
-      local screen
-
-      before_each(function()
-        screen = ss.open("screen.lua")
-      end)
-
-      it("starts at zero", function()
-        assert.are.equal(0, screen.state.count)
-        assert.are.equal("0", screen.view.count.text)
-      end)
-
-      it("counts taps", function()
-        screen:tap("plus")
-        screen:tap("plus")
-        assert.are.equal(2, screen.state.count)
-        assert.are.same({ { type = "increment" }, { type = "increment" } }, screen.actions)
-      end)
-    end)
-
-    """
+  public static let spec = HostCode.text("templates/project/screen_spec.lua")
 
   /// busted's configuration: the specs live in `spec/`.
-  public static let busted = """
-    -- busted's configuration, read by `sendingstate test`.
-    return {
-      default = {
-        ROOT = { "spec" },
-      },
-    }
-
-    """
+  public static let busted = HostCode.text("templates/project/busted.lua")
 
   /// Writes the project into `folder` (created if needed); refuses to overwrite a file.
   ///

@@ -1,0 +1,499 @@
+-- `ss.open` for specs (see SpecScreenDriver.swift): a screen driven from a busted spec.
+-- luacheck: std lua54, max line length 160
+return function(prims, settings, busted)
+  local path = require "pl.path"
+  local lfs = require "lfs"
+  local say = require "say"
+  local luassert = require "luassert"
+  local concat, format = table.concat, string.format
+
+  local open = {}          -- handle -> owner element (a test, block or file), or true
+  local order = {}         -- handles in opening order
+  local scopes = {}        -- the test or block lifecycles running now, innermost last
+  local handles = setmetatable({}, { __mode = "k" })   -- driver -> handle
+  local currentFile
+
+  busted.subscribe({ "file", "start" }, function(file) currentFile = file.name return nil, true end)
+  busted.subscribe({ "file", "end" }, function() currentFile = nil return nil, true end)
+
+  local function exists(candidate) return lfs.attributes(candidate, "mode") ~= nil end
+  local roots = {}
+  local function projectRoot(folder)
+    local absolute = path.abspath(folder)
+    if roots[absolute] then return roots[absolute] end
+    local dir = absolute
+    while true do
+      for _, marker in ipairs({ ".busted", ".git", ".luarc.json" }) do
+        if exists(path.join(dir, marker)) then roots[absolute] = dir return dir end
+      end
+      local parent = path.dirname(dir)
+      if parent == dir or parent == "" then break end
+      dir = parent
+    end
+    roots[absolute] = lfs.currentdir()
+    return roots[absolute]
+  end
+
+  local function specFolder()
+    local folder = currentFile and path.dirname(currentFile) or ""
+    return folder == "" and "." or folder
+  end
+
+  -- The spec's folder, then the project root (the nearest folder above it with .busted,
+  -- .git or .luarc.json), so a spec passes from any working folder.
+  local function resolve(given, what, level)
+    if type(given) ~= "string" or given == "" then
+      error(format("ss.open: %s must be a path (a string), got %s", what, type(given)), level + 1)
+    end
+    if path.isabs(given) then return given end
+    local tried = {}
+    local folder = specFolder()
+    for _, base in ipairs({ folder, projectRoot(folder) }) do
+      local candidate = path.normpath(path.join(base, given))
+      if exists(candidate) then return candidate end
+      if tried[#tried] ~= candidate then tried[#tried + 1] = candidate end
+    end
+    error(format("ss.open: no %s '%s' (looked for %s)", what, given, concat(tried, " and ")), level + 1)
+  end
+
+  local function close(handle)
+    if open[handle] ~= nil then
+      open[handle] = nil
+      prims.close(handle)
+    end
+  end
+
+  -- {======================================================================
+  -- The test store: screen:expect / screen:receive / screen:finish (TCA's exhaustive rules).
+  -- A screen is tracked from its first expect or receive: from then on every committed
+  -- step is recorded; steps that came from effects (timers, fetches: delivered by settle and
+  -- advance) are "received" and must be received, in order, before the next expect, tap or
+  -- the end of the test.
+  -- =======================================================================
+  local tracked = {}   -- handle -> { asserted = state, seen = steps consumed, queue = { {action, state?} } }
+
+  local function isIdentifier(key) return type(key) == "string" and key:match("^[%a_][%w_]*$") ~= nil end
+
+  -- A value as Lua source, keys sorted, bounded (for messages).
+  local function literal(value, depth)
+    depth = depth or 0
+    if type(value) == "string" then return format("%q", value) end
+    if type(value) ~= "table" then return tostring(value) end
+    if depth > 6 then return "{…}" end
+    local parts, keys = {}, {}
+    for i = 1, #value do parts[#parts + 1] = literal(value[i], depth + 1) end
+    for key in pairs(value) do
+      if not (math.type(key) == "integer" and key >= 1 and key <= #value) then keys[#keys + 1] = key end
+    end
+    table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+    for _, key in ipairs(keys) do
+      local name = isIdentifier(key) and key or "[" .. literal(key, depth + 1) .. "]"
+      parts[#parts + 1] = name .. " = " .. literal(value[key], depth + 1)
+    end
+    return "{ " .. concat(parts, ", ") .. (#parts > 0 and " }" or "}")
+  end
+
+  local function same(a, b)
+    -- Numbers keep their subtype, as the state does (2 and 2.0 show differently).
+    if type(a) == "number" and type(b) == "number" then return a == b and math.type(a) == math.type(b) end
+    if type(a) ~= "table" or type(b) ~= "table" then return a == b end
+    for key, value in pairs(a) do
+      if not same(value, b[key]) then return false end
+    end
+    for key in pairs(b) do
+      if a[key] == nil then return false end
+    end
+    return true
+  end
+
+  local function copy(value)
+    if type(value) ~= "table" then return value end
+    local result = {}
+    for key, item in pairs(value) do result[key] = copy(item) end
+    return result
+  end
+
+  -- The paths where two states differ, as lines "− path = expected" / "+ path = actual".
+  local function differences(expected, actual, at, lines)
+    if same(expected, actual) then return lines end
+    if type(expected) == "table" and type(actual) == "table" then
+      local keys, seen = {}, {}
+      for key in pairs(expected) do keys[#keys + 1] = key seen[key] = true end
+      for key in pairs(actual) do if not seen[key] then keys[#keys + 1] = key end end
+      table.sort(keys, function(a, b)
+        if type(a) == type(b) and type(a) ~= "table" then return a < b end
+        return type(a) < type(b)
+      end)
+      for _, key in ipairs(keys) do
+        local sub = math.type(key) == "integer" and format("%s[%d]", at, key)
+          or isIdentifier(key) and at .. "." .. key or format("%s[%s]", at, literal(key))
+        differences(expected[key], actual[key], sub, lines)
+      end
+      return lines
+    end
+    if expected ~= nil then lines[#lines + 1] = "  \u{2212} " .. at .. " = " .. literal(expected) end
+    if actual ~= nil then lines[#lines + 1] = "  + " .. at .. " = " .. literal(actual) end
+    return lines
+  end
+
+  local function track(handle)
+    local t = tracked[handle]
+    if not t then
+      prims.track(handle)
+      t = { asserted = prims.state(handle), seen = 0, queue = {} }
+      tracked[handle] = t
+    end
+    return t
+  end
+
+  -- Moves the steps committed since the last look into the queue of received actions.
+  local function pull(t, handle)
+    local steps = prims.steps(handle, t.seen)
+    for _, step in ipairs(steps) do
+      t.seen = t.seen + 1
+      for i, action in ipairs(step.actions) do
+        -- The state is known after a step's last action (a step's actions commit together).
+        t.queue[#t.queue + 1] = { action = action, state = i == #step.actions and step.state or nil }
+      end
+    end
+  end
+
+  local function owed(t, what)
+    local names = {}
+    for i, item in ipairs(t.queue) do names[i] = "  " .. literal(item.action) end
+    return format("%s: %d action(s) from effects were not received (screen:receive them, or screen:skip_received()):\n%s",
+      what, #t.queue, concat(names, "\n"))
+  end
+
+  -- Checks the state after `what` against `expected`'s mutation by fn, like TCA's send.
+  local function check(before, actual, fn, what, level)
+    local expected = copy(before)
+    if fn ~= nil then
+      if type(fn) ~= "function" then error(what .. ": the second argument must be a function(state) that makes the expected change", level + 1) end
+      local ok, problem = pcall(fn, expected)
+      if not ok then error(what .. ": the assertion function failed: " .. tostring(problem), level + 1) end
+      if same(expected, before) and same(actual, before) then
+        error(what .. ": expected the state to change, but no change occurred (leave the function out when nothing changes)", level + 1)
+      end
+    end
+    if not same(expected, actual) then
+      local lines = differences(expected, actual, "state", {})
+      local head = fn == nil and "the state was not expected to change, but it did"
+        or "the state differs from the expected change"
+      error(format("%s: %s (\u{2212} expected, + actual):\n%s", what, head, concat(lines, "\n")), level + 1)
+    end
+  end
+
+  local function finish(handle, what, level)
+    local t = tracked[handle]
+    if not t then return end
+    pull(t, handle)
+    if #t.queue > 0 then
+      local message = owed(t, what)
+      t.queue = {}
+      error(message, level + 1)
+    end
+    local pending = prims.pending(handle)
+    if pending > 0 then
+      error(format("%s: %d effect(s) still running (advance the virtual clock, settle, or screen:skip_in_flight())", what, pending), level + 1)
+    end
+  end
+
+  -- }======================================================================
+
+  local function driver(handle, list, index)
+    local function act(verb, ...)
+      local t = tracked[handle]
+      if t then
+        pull(t, handle)
+        if #t.queue > 0 then
+          local message = owed(t, "screen:" .. verb)
+          t.queue = {}
+          error(message, 3)
+        end
+      end
+      local ok, problem = prims.act(handle, list, index, verb, ...)
+      if not ok then error(problem, 3) end
+      if t then
+        -- A driven event is sent, not received; its state is accepted as it is.
+        pull(t, handle)
+        t.queue = {}
+        t.asserted = prims.state(handle)
+      end
+    end
+    local function whole(name)
+      if list ~= nil then error("screen:" .. name .. " belongs to the screen, not to a row: call it on the screen", 3) end
+    end
+    local methods = {
+      tap = function(_, id) act("tap", id) end,
+      send = function(_, id, event) act("send", id, event) end,
+      set = function(_, id, value) act("set", id, value) end,
+      type = function(_, id, text) act("type", id, text) end,
+      gesture = function(_, id, kind, params) act("gesture", id, kind, params) end,
+      row = function(_, listId, rowIndex) return driver(handle, listId, rowIndex) end,
+      settle = function(_, seconds)
+        seconds = seconds or settings.settle
+        if type(seconds) ~= "number" or seconds < 0 then
+          error("screen:settle(seconds): seconds must be a number ≥ 0", 2)
+        end
+        if not coroutine.isyieldable() then
+          error("screen:settle() cannot wait here (inside require, a metamethod or a C function such as table.sort); call it from the test body", 2)
+        end
+        local reply = coroutine.yield({ "settle", handle, seconds })
+        if reply.errors and #reply.errors > 0 then
+          error("an effect's result failed while settling:\n  " .. concat(reply.errors, "\n  "), 2)
+        end
+        if not reply.settled then
+          error(format("screen:settle(): %d effect(s) still pending after %g s (%s); a timer that re-arms itself "
+            .. "never settles: wait less, or settle with a longer time",
+            reply.pending, seconds, reply.described or "timers or fetches"), 2)
+        end
+      end,
+      advance = function(_, seconds)
+        if type(seconds) ~= "number" or seconds < 0 or seconds ~= seconds or seconds == math.huge then
+          error("screen:advance(seconds): seconds must be a finite number ≥ 0", 2)
+        end
+        if not coroutine.isyieldable() then
+          error("screen:advance() cannot wait here (inside require, a metamethod or a C function such as table.sort); call it from the test body", 2)
+        end
+        local reply = coroutine.yield({ "advance", handle, seconds })
+        if reply.problem then error(reply.problem, 2) end
+        if reply.errors and #reply.errors > 0 then
+          error("a timer's actions failed while advancing the clock:\n  " .. concat(reply.errors, "\n  "), 2)
+        end
+      end,
+      tree = function() return prims.tree(handle) end,
+      close = function() close(handle) end,
+      -- Performs `action` as one event and checks the state change: fn(state) must turn a copy
+      -- of the state before into the state after (leave it out when nothing may change).
+      expect = function(_, action, fn)
+        whole("expect")
+        local what = "screen:expect(" .. literal(action) .. ")"
+        local t = track(handle)
+        pull(t, handle)
+        if #t.queue > 0 then
+          local message = owed(t, what)
+          t.queue = {}
+          error(message, 2)
+        end
+        local before = t.asserted
+        local ok, problem = prims.perform(handle, action)
+        if not ok then error(problem, 2) end
+        pull(t, handle)
+        t.queue = {}
+        local actual = prims.state(handle)
+        t.asserted = actual
+        check(before, actual, fn, what, 2)
+      end,
+      -- Takes the next action an effect dispatched; it must equal `action`, and fn(state)
+      -- must make the change it made.
+      receive = function(_, action, fn)
+        whole("receive")
+        if type(action) == "string" then action = { type = action } end  -- as the engine dispatches it
+        local what = "screen:receive(" .. literal(action) .. ")"
+        local t = track(handle)
+        pull(t, handle)
+        local item = table.remove(t.queue, 1)
+        if item == nil then
+          error(what .. ": no action came from effects (advance the virtual clock with screen:advance, or screen:settle, first)", 2)
+        end
+        if not same(item.action, action) then
+          t.queue = {}
+          error(format("%s: received another action (\u{2212} expected, + received):\n  \u{2212} %s\n  + %s", what, literal(action), literal(item.action)), 2)
+        end
+        local before = t.pending or t.asserted
+        if item.state == nil then
+          -- More actions of the same step follow: the state is checked after the last.
+          t.pending = copy(before)
+          if fn ~= nil then fn(t.pending) end
+          return
+        end
+        t.pending = nil
+        t.asserted = item.state
+        check(before, item.state, fn, what, 2)
+      end,
+      -- Fails if actions from effects were not received or effects still run (the end of a
+      -- test checks this by itself for screens used with expect or receive).
+      finish = function()
+        whole("finish")
+        finish(handle, "screen:finish()", 2)
+      end,
+      skip_received = function()
+        whole("skip_received")
+        local t = track(handle)
+        pull(t, handle)
+        t.queue, t.pending = {}, nil
+        t.asserted = prims.state(handle)
+      end,
+      skip_in_flight = function()
+        whole("skip_in_flight")
+        track(handle)
+        prims.cancelEffects(handle)  -- their actions never arrive
+      end,
+    }
+    local screen = setmetatable({}, {
+      __index = function(_, key)
+        if key == "state" then return prims.state(handle) end
+        if key == "actions" then return prims.actions(handle) end
+        if key == "pending" then return prims.pending(handle) end
+        if key == "named" then return prims.named(handle) end
+        if key == "time" then return prims.time(handle) end
+        if key == "view" then
+          return setmetatable({}, {
+            __index = function(_, id)
+              return setmetatable({}, {
+                __index = function(_, property)
+                  local ok, value = prims.property(handle, list, index, id, property)
+                  if not ok then error(value, 2) end
+                  return value
+                end,
+                __newindex = function() error("screen.view is read-only: drive the screen with tap/set/type…", 2) end,
+              })
+            end,
+          })
+        end
+        return methods[key]
+      end,
+      __newindex = function() error("the screen driver is read-only", 2) end,
+      __tostring = function() return "screen #" .. handle .. (list and (" row " .. list .. "[" .. index .. "]") or "") end,
+    })
+    handles[screen] = handle
+    return screen
+  end
+
+  local module = { version = prims.version }
+  function module.open(given, options)
+    if options ~= nil and type(options) ~= "table" then
+      error("ss.open(path, options): options must be a table like { state = {...}, data = \"payload.json\", plugins = { \"plugins/rating\" } }", 2)
+    end
+    local screenPath = resolve(given, "screen", 2)
+    local dataPath = options and options.data ~= nil and resolve(options.data, "data file", 2) or nil
+    local plugins
+    if options and options.plugins ~= nil then
+      if type(options.plugins) ~= "table" then
+        error("ss.open(path, options): options.plugins must be a list of plugin folders, like { \"../plugins/rating\" }", 2)
+      end
+      plugins = {}
+      for i, folder in ipairs(options.plugins) do plugins[i] = resolve(folder, "plugin folder", 2) end
+    end
+    local clock = options and options.clock
+    if clock ~= nil and type(clock) ~= "number" then
+      error("ss.open(path, options): options.clock must be a number (the virtual clock's start, in seconds since 1970)", 2)
+    end
+    local fetch = options and options.fetch
+    if fetch ~= nil and type(fetch) ~= "table" then
+      error("ss.open(path, options): options.fetch must map URLs to answers: { [\"https://…\"] = { status = 200, body = \"…\" } }", 2)
+    end
+    local tasks = options and options.tasks
+    if tasks ~= nil and type(tasks) ~= "table" then
+      error("ss.open(path, options): options.tasks must map task names to answers: { geocode = { value = {...} } }", 2)
+    end
+    local handle, problem = prims.open(screenPath, options and options.state, dataPath, plugins, clock, fetch, tasks)
+    if not handle then error(problem, 2) end
+    open[handle] = scopes[#scopes] or true
+    order[#order + 1] = handle
+    return driver(handle)
+  end
+
+  -- Snapshots of render trees, beside the spec: __snapshots__/<spec name>/<name>.tree.
+  local function lastScreen()
+    for i = #order, 1, -1 do
+      if open[order[i]] ~= nil then return order[i] end
+    end
+  end
+  local function diff(expected, actual)
+    local a, b = {}, {}
+    for line in expected:gmatch("(.-)\n") do a[#a + 1] = line end
+    for line in actual:gmatch("(.-)\n") do b[#b + 1] = line end
+    local lines = {}
+    for i = 1, math.max(#a, #b) do
+      if a[i] == b[i] then
+        lines[#lines + 1] = "    " .. a[i]
+      else
+        if a[i] then lines[#lines + 1] = "  - " .. a[i] end
+        if b[i] then lines[#lines + 1] = "  + " .. b[i] end
+      end
+    end
+    return concat(lines, "\n")
+  end
+  local function treeMatches(state, arguments, level)
+    local target, name = arguments[1], arguments[2]
+    if arguments.n == 1 then
+      name = arguments[1]
+      local handle = lastScreen()
+      if not handle then error("assert.tree_matches(name): no screen is open (open one with ss.open, or pass it: assert.tree_matches(screen, name))", level) end
+      target = prims.tree(handle)
+    elseif handles[target] then
+      target = prims.tree(handles[target])
+    end
+    if type(target) ~= "string" then
+      error("assert.tree_matches(screen, name): expected a screen (or its tree text) and a snapshot name", level)
+    end
+    if type(name) ~= "string" or not name:match("^[%w_%-%.]+$") or name:match("^%.") then
+      error("assert.tree_matches: the snapshot name must be a plain file name (letters, digits, _ - .), got " .. tostring(name), level)
+    end
+    arguments.nofmt = { true, true }
+    local spec = currentFile or "spec"
+    local folder = path.join(path.dirname(spec) ~= "" and path.dirname(spec) or ".", "__snapshots__", (path.basename(spec):gsub("%.lua$", "")))
+    local file = path.join(folder, name .. ".tree")
+    local text = target:gsub("\n*$", "\n")
+    local stored
+    local handle = io.open(file, "r")
+    if handle then stored = handle:read("a") handle:close() end
+    if settings.updateSnapshots and stored ~= text then
+      require("pl.dir").makepath(folder)
+      local out = assert(io.open(file, "w"))
+      out:write(text)
+      out:close()
+      print("snapshot written: " .. file)
+      return true
+    end
+    if stored == nil then
+      state.failure_message = "no snapshot '" .. name .. "' yet (" .. file .. "); run `sendingstate test --update-snapshots` to record it"
+      return false
+    end
+    if stored == text then return true end
+    state.failure_message = "the render tree differs from " .. file .. " (- snapshot, + now; accept it with --update-snapshots):\n" .. diff(stored, text)
+    return false
+  end
+  say:set("assertion.tree_matches.positive", "Expected the render tree to match its snapshot.")
+  say:set("assertion.tree_matches.negative", "Expected the render tree not to match its snapshot.")
+  luassert:register("assertion", "tree_matches", treeMatches, "assertion.tree_matches.positive", "assertion.tree_matches.negative")
+
+  local function closeOwned(owner)
+    for i = #order, 1, -1 do
+      local handle = order[i]
+      if open[handle] == owner then
+        close(handle)
+        tracked[handle] = nil
+      end
+      if open[handle] == nil then table.remove(order, i) end
+    end
+  end
+
+  return {
+    module = module,
+    -- A test's lifecycle (before_each … after_each) or a block's begins / ends.
+    scopeBegin = function(element) scopes[#scopes + 1] = element end,
+    scopeEnd = function(element)
+      closeOwned(element)
+      if scopes[#scopes] == element then scopes[#scopes] = nil end
+    end,
+    -- At the end of a test's body: what the screens it asserts exhaustively still owe.
+    checkObligations = function(element)
+      for i = #order, 1, -1 do
+        local handle = order[i]
+        if tracked[handle] and (open[handle] == element or open[handle] == scopes[#scopes]) then
+          -- Blamed on the test's own line (busted would name the driver's otherwise).
+          local trace = element.trace
+          local where = trace and trace.short_src and (trace.short_src .. ":" .. tostring(trace.currentline) .. ": ") or ""
+          finish(handle, where .. "at the end of the test", -1)
+        end
+      end
+    end,
+    closeAll = function()
+      for i = #order, 1, -1 do close(order[i]) end
+      order = {}
+    end,
+  }
+end

@@ -1,0 +1,6 @@
+-- busted's configuration, read by `sendingstate test`.
+return {
+  default = {
+    ROOT = { "spec" },
+  },
+}
