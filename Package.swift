@@ -148,6 +148,8 @@ let package = Package(
         "SendingStateLua", "SendingState", "SendingStateHeadless",
         .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
       ],
+      // The benchmarks' screens and plain-Lua floors, as Lua files built into the binary.
+      resources: [.embedInCode("Lua")],
       swiftSettings: strictSettings
     ),
 

@@ -84,59 +84,21 @@ func writeScreen(_ name: String, _ source: String) throws -> String {
   return path
 }
 
+/// A benchmark's Lua file (Sources/SendingStateBenchmarks/Lua, built in by SwiftPM).
+func benchLua(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
 let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
   .deletingLastPathComponent()
 
 /// A 3-field model on 3 labels: the configure of B1.
-let threeFieldScreen = try writeScreen(
-  "three.lua",
-  """
-  return {
-    state = { a = 1, b = 2, c = 3 },
-    layout = function(ui)
-      return ui.stack { ui.label { id = "a" }, ui.label { id = "b" }, ui.label { id = "c" } }
-    end,
-    configure = function(view, state)
-      view.a.text = state.a
-      view.b.text = state.b
-      view.c.text = state.c
-    end,
-    handle = function(action, store)
-      store:update(function(s) s.a = s.a + 1 s.b = s.b + 1 s.c = s.c + 1 end)
-    end,
-  }
-  """.replacingOccurrences(of: "view.a.text = state.a", with: "view.a.text = tostring(state.a)")
-    .replacingOccurrences(of: "view.b.text = state.b", with: "view.b.text = tostring(state.b)")
-    .replacingOccurrences(of: "view.c.text = state.c", with: "view.c.text = tostring(state.c)"))
+let threeFieldScreen = try writeScreen("three.lua", benchLua(PackageResources.three_fields_lua))
 
 /// A list of `rows` items: B4.
 func listScreen(_ rows: Int) throws -> String {
-  try writeScreen(
-    "list\(rows).lua",
-    """
-    local items = {}
-    for i = 1, \(rows) do items[i] = { name = "item " .. i, done = false } end
-    return {
-      state = { items = items },
-      schema = { items = { { name = "string", done = "boolean" } } },
-      layout = function(ui)
-        return ui.list { id = "items", visibleRows = 10,
-          row = function(ui) return ui.stack { ui.switch { id = "done" }, ui.label { id = "name" } } end,
-          configure = function(row, item) row.done.isOn = item.done row.name.text = item.name end,
-        }
-      end,
-      configure = function(view, state) view.items.rows = state.items end,
-      handle = function(action, store)
-        if action.type == "toggle" then
-          store:update(function(s) s.items[action.at].done = not s.items[action.at].done end)
-        else
-          local fresh = {}
-          for i = 1, \(rows) do fresh[i] = { name = "new " .. i, done = false } end
-          store:set({ items = fresh })
-        end
-      end,
-    }
-    """)
+  let source = benchLua(PackageResources.list_lua)
+  precondition(source.contains("local rows = 10000\n"))
+  return try writeScreen(
+    "list\(rows).lua", source.replacingOccurrences(of: "local rows = 10000\n", with: "local rows = \(rows)\n"))
 }
 
 struct Product: Codable, LuaTableRepresentable {
@@ -221,26 +183,9 @@ func makeCases() throws -> [Case] {
   }
 
   // B1: configure a 3-field model.
-  let b1Floor = try floor(
-    """
-    local views = { a = {}, b = {}, c = {} }
-    local state = { a = 1, b = 2, c = 3 }
-    local function configure(view, s)
-      view.a.text = tostring(s.a) view.b.text = tostring(s.b) view.c.text = tostring(s.c)
-    end
-    return function(n) for _ = 1, n do configure(views, state) end end
-    """)
+  let b1Floor = try floor(benchLua(PackageResources.configure_floor_lua))
   cases.append(Case(group: "B1", name: "configure 3 fields, plain Lua (floor)", iterations: 200_000, run: b1Floor))
-  let b1UpdateFloor = try floor(
-    """
-    local views = { a = {}, b = {}, c = {} }
-    local state = { a = 1, b = 2, c = 3 }
-    local function update(s) s.a = s.a + 1 s.b = s.b + 1 s.c = s.c + 1 end
-    local function configure(view, s)
-      view.a.text = tostring(s.a) view.b.text = tostring(s.b) view.c.text = tostring(s.c)
-    end
-    return function(n) for _ = 1, n do update(state) configure(views, state) end end
-    """)
+  let b1UpdateFloor = try floor(benchLua(PackageResources.update_configure_floor_lua))
   cases.append(Case(group: "B1", name: "update + configure 3 fields, plain Lua (floor)", iterations: 200_000, run: b1UpdateFloor))
   let three = try LuaScreen(path: threeFieldScreen, options: .init(limits: unlimited))
   cases.append(
@@ -248,9 +193,7 @@ func makeCases() throws -> [Case] {
       try measure(n) { try three.perform(action: "bump") }
     })
   let bridge = try LuaViewBridge(runtime: runtime)
-  let cardScript = try writeScreen(
-    "card.lua",
-    "return function(view, m) view.title.text = m.title view.count.text = tostring(m.count) view.price.text = tostring(m.price) end")
+  let cardScript = try writeScreen("card.lua", benchLua(PackageResources.card_lua))
   let configurer = try LuaConfigurer<Product>(path: cardScript, bridge: bridge, coding: .plan)
   let card = Card()
   let product = Product(title: "Tea", count: 3, price: 4.5)
@@ -279,25 +222,7 @@ func makeCases() throws -> [Case] {
       precondition(counter.actionCount == before + n, "the tap did not reach the screen: \(counter.asyncErrors)")
       return time
     })
-  let b2Floor = try floor(
-    """
-    -- The counter's tap in plain Lua: find the callback, get the action, handle it, configure.
-    local views = { title = {}, count = {}, minus = {} }
-    local state = { title = "Product", count = 1 }
-    local plus = {}
-    local forwarders = { [plus] = { touchUpInside = function(s) return { { type = "increment" } } end } }
-    local function handle(action, s) if action.type == "increment" then s.count = s.count + 1 end end
-    local function configure(view, s)
-      view.title.text = s.title view.count.text = tostring(s.count) view.minus.enabled = s.count > 0
-    end
-    return function(n)
-      for _ = 1, n do
-        local actions = forwarders[plus].touchUpInside(state)
-        for i = 1, #actions do handle(actions[i], state) end
-        configure(views, state)
-      end
-    end
-    """)
+  let b2Floor = try floor(benchLua(PackageResources.tap_floor_lua))
   cases.append(Case(group: "B2", name: "counter tap, plain Lua (floor)", iterations: 200_000, run: b2Floor))
 
   // B3: 10-field typed push + pull against the Codable path.
@@ -337,15 +262,7 @@ func makeCases() throws -> [Case] {
     Case(group: "B4", name: "list of 10000: all rows rebuilt", iterations: 20) { n in
       try measure(n) { try rebuild.perform(action: "rebuild") }
     })
-  let buildFloor = try floor(
-    """
-    return function(n)
-      for _ = 1, n do
-        local fresh = {}
-        for i = 1, 10000 do fresh[i] = { name = "new " .. i, done = false } end
-      end
-    end
-    """)
+  let buildFloor = try floor(benchLua(PackageResources.build_rows_floor_lua))
   cases.append(Case(group: "B4", name: "10000 rows built in plain Lua (floor)", iterations: 20, run: buildFloor))
 
   // B5: opening a screen in a warm process (the host's chunks compiled once, or every time).
