@@ -69,8 +69,9 @@ let package = Package(
     .target(
       name: "CFetch"
     ),
-    // The host's own Lua (the screen kernel, the sandbox, the spec host) and the preview page's
-    // HTML, CSS and JavaScript: files, built into the binary with C23 #embed (see HostCode.c).
+    // The host's own Lua (the screen kernel, the sandbox, the spec host), the preview page's
+    // HTML, CSS and JavaScript, and the project and plugin templates: files, built into the
+    // binary with C23 #embed (see HostCode.c). A new folder here goes into `exclude:` too.
     .target(
       name: "CHostCode",
       exclude: ["kernel", "sandbox", "spec", "preview", "templates"]

@@ -1,5 +1,6 @@
 /* The files built into the binary; see include/HostCode.h. Add a file here when you add one
- * beside this file (HostCodeTests checks that every file in the folder is listed). */
+ * beside this file (HostCodeTests checks that every file in the folder is listed), and a new
+ * folder to the target's `exclude:` in Package.swift. */
 #include "HostCode.h"
 
 #include <string.h>

@@ -21,7 +21,7 @@ enum PreviewPage {
       --text: \(Int(PictureStyle.textSize))px; --small: \(Int(PictureStyle.smallTextSize))px;
       --font: "\(PictureFont.family)", sans-serif; --screen-width: \(Int(PictureStyle.screenWidth))px;
       --label-height: \(Int(PictureStyle.labelHeight))px; --switch-width: \(Int(PictureStyle.switchWidth))px;
-      --switch-height: \(Int(PictureStyle.switchHeight))px;
+      --switch-height: \(Int(PictureStyle.switchHeight))px; --switch-offset: -\(Int(PictureStyle.switchHeight) / 2)px;
     }
 
     """ + HostCode.text("preview/page.css")

@@ -4,7 +4,8 @@
 #include <stddef.h>
 
 /* The host's own code in other languages — the screen kernel's and the sandbox's Lua, the spec
-   host's Lua, the preview page's HTML, CSS and JavaScript — built into the binary at build time
+   host's Lua, the preview page's HTML, CSS and JavaScript, the templates of `init` and `plugins
+   new` — built into the binary at build time
    from the files beside HostCode.c (C23 #embed; the compiler's dependency file names each one, so
    editing a file rebuilds this one). Editors, luacheck and reviews see them as the files they are. */
 

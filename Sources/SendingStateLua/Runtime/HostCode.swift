@@ -1,8 +1,8 @@
 import CHostCode
 
 /// The host's own code in other languages, built into the binary from the files in
-/// `Sources/CHostCode`: the screen kernel's and the sandbox's Lua, the spec host's Lua, and the
-/// preview page's HTML, CSS and JavaScript. (They are files so editors, luacheck, busted and
+/// `Sources/CHostCode`: the screen kernel's and the sandbox's Lua, the spec host's Lua, the
+/// preview page's HTML, CSS and JavaScript, and the templates of `init` and `plugins new`. (They are files so editors, luacheck, busted and
 /// reviews see them as code; C23 `#embed` puts their bytes into the binary, so nothing is read
 /// from disk at run time.)
 package enum HostCode {

@@ -175,7 +175,8 @@ enum HostileCorpus {
 
   /// The outcomes decided by a bound that does not depend on the machine's speed.
   static let deterministicKinds: Set<String> = [
-    "too large", "memory", "type mismatch", "runtime", "sandbox violation", "budget exceeded",
+    "too large", "memory", "type mismatch", "runtime", "sandbox violation", "budget exceeded", "stack overflow",
+    "syntax",
   ]
 
   /// The limits every item runs with: tight, so the corpus stays fast.

@@ -17,8 +17,10 @@ import SendingStateLua
 /// an accepted state that reopens the screen (it passes the schema).
 @MainActor
 final class HostileRunner {
-  /// How much processor time any trigger, load or close may take: ten times the time limit and
-  /// more, so only a real hang (or a limit that does not hold) breaks it. Processor time, not
+  /// How much processor time any trigger, load or close may take: fifteen times the corpus's
+  /// 200 ms time limit, and far more than any work bound (the budget, nodes, memory) takes to
+  /// trip, so only a real hang (or a limit that does not hold) breaks it — also for the items
+  /// whose time limit is only a 20 s backstop (``HostileCorpus/deterministicKinds``). Processor time, not
   /// wall time: a loaded machine stretches the wall clock (the items' limits are wall-clock
   /// deadlines, so they still end), while a limit that does not hold burns processor time.
   static let bound: Duration = .seconds(3)
