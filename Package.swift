@@ -202,7 +202,10 @@ let package = Package(
     ),
     .testTarget(
       name: "SendingStatePreviewTests",
-      dependencies: ["SendingStatePreview", "SendingStateTools", "SendingStateLua", "SendingStateHeadless"],
+      dependencies: [
+        "SendingStatePreview", "SendingStateTools", "SendingStateLua", "SendingStateHeadless",
+        .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOCore", package: "swift-nio"),
+      ],
       swiftSettings: strictSettings
     ),
   ],

@@ -44,8 +44,9 @@ final class LoopbackClient: @unchecked Sendable {
     if var size = receiveBuffer {
       setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
-    // Generous: a busy machine runs other tests on the main actor the server also needs.
-    var timeout = timeval(tv_sec: 30, tv_usec: 0)
+    // Generous: a busy machine runs other tests on the main actor the server also needs. (Only
+    // a failing test waits this long: a close or an answer ends the wait.)
+    var timeout = timeval(tv_sec: 120, tv_usec: 0)
     setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
