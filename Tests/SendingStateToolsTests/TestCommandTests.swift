@@ -135,6 +135,86 @@ struct TestCommandTests {
     #expect(result.stdout.hasSuffix("\n2 passed, 1 failed, 1 skipped\n"))
   }
 
+  /// A folder of specs with an error in every place outside a test body: a file that does not
+  /// compile, a file whose `require` fails, a describe body, before_each, after_each, setup and
+  /// teardown; four tests pass beside them.
+  static let errorSites = "Tests/SendingStateToolsTests/Fixtures/spec_errors"
+
+  @Test("an error outside a test body is shown with its file:line under its file, test or block; the other files still run")
+  func errorSitesInTheTerminal() async throws {
+    let result = try await runCLI(["test", Self.errorSites])
+    #expect(result.status == 1)
+    let folder = Self.errorSites
+    let expected = [
+      "\(folder)/a_syntax_spec.lua", "  ✗ loading the spec (error)",
+      "      \(folder)/a_syntax_spec.lua:5: ')' expected (to close '(' at line 3) near 'end'",
+      "\(folder)/c_blocks_spec.lua",
+      "  ✗ a failing describe body (error in describe)", "      \(folder)/c_blocks_spec.lua:4: describe body failed",
+      "  ✗ a failing before_each › never runs its body (error in before_each)", "      \(folder)/c_blocks_spec.lua:8: before_each failed",
+      "  ✓ a failing after_each › passes its body",
+      "  ✗ a failing after_each › passes its body (error in after_each)", "      \(folder)/c_blocks_spec.lua:13: after_each failed",
+      "  ✗ a failing setup (error in setup)", "      \(folder)/c_blocks_spec.lua:18: setup failed",
+      "  ✓ a failing teardown › passes",
+      "  ✗ a failing teardown (error in teardown)", "      \(folder)/c_blocks_spec.lua:23: teardown failed",
+      "  ✓ no failure › passes too",
+      "\(folder)/d_fine_spec.lua", "  ✓ the last file › runs",
+      "\(folder)/e_require_spec.lua", "  ✗ loading the spec (error)",
+      "      \(folder)/e_require_spec.lua:2: module 'no_such_module_for_this_spec' not found:",
+    ]
+    // In this order, each line whole (the file headings too: an error is shown under its own file).
+    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    var at = 0
+    for line in expected {
+      let found = lines[at...].firstIndex(of: line)
+      #expect(found != nil, "missing, or out of order: \(line)\n\(result.stdout)")
+      at = (found ?? at) + 1
+    }
+    #expect(result.stdout.hasSuffix("\n4 passed, 7 failed\n"), "\(result.stdout)")
+  }
+
+  @Test("TAP, JUnit and JSON report the same errors as the terminal, and stock busted counts them the same")
+  func errorSitesInEveryOutput() async throws {
+    // Stock busted 2.1.1 (Lua 5.4), the oracle for the counts: its own terminal output (its TAP
+    // handler fails on a file that does not compile; ours does not).
+    let stock = try ChildProcess(
+      executable: Self.busted[0], arguments: [Self.busted[1], "-o", "utfTerminal", Self.errorSites], directory: repositoryRoot.path)
+    stock.send("")
+    #expect(await stock.wait() == 1)
+    #expect(stock.output.contains("4 successes / 0 failures / 7 errors / 0 pending"), "\(stock.output)")
+
+    let tap = try await runCLI(["test", "-o", "TAP", Self.errorSites])
+    #expect(tap.status == 1)
+    #expect(!tap.stderr.contains("attempt to"), "\(tap.stderr)")
+    let tapLines = tap.stdout.split(separator: "\n").map(String.init)
+    #expect(tapLines.filter { $0.hasPrefix("ok ") }.count == 4)
+    #expect(tapLines.filter { $0.hasPrefix("not ok ") }.count == 7, "\(tap.stdout)")
+    #expect(tapLines.last == "1..11")
+    #expect(tapLines.contains("not ok 1 - \(Self.errorSites)/a_syntax_spec.lua"))
+    #expect(tapLines.contains("# \(Self.errorSites)/a_syntax_spec.lua @ 5"))
+
+    let junit = try await runCLI(["test", "-o", "junit", Self.errorSites])
+    #expect(junit.status == 1)
+    let top = try #require(junit.stdout.firstMatch(of: /<testsuites[^>]*>/)).output
+    #expect(top.contains("tests='4'") && top.contains("errors='7'") && top.contains("failures='0'"), "\(top)")
+
+    let json = try await runCLI(["test", "-o", "json", Self.errorSites])
+    #expect(json.status == 1)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect((object["successes"] as? [Any])?.count == 4)
+    #expect((object["failures"] as? [Any])?.count == 0)
+    let errors = try #require(object["errors"] as? [[String: Any]])
+    #expect(errors.count == 7)
+    // Each error's message is one stock busted printed too.
+    for error in errors {
+      let message = try #require(error["message"] as? String)
+      let firstLine = String(message.prefix { $0 != "\n" })
+      #expect(stock.output.contains(firstLine), "stock busted did not report: \(firstLine)")
+    }
+    // The machine outputs name each error's place on stderr, the test a hook ran for included.
+    #expect(json.stderr.contains("error in before_each of a failing before_each › never runs its body: "), "\(json.stderr)")
+    #expect(json.stderr.contains("error in file \(Self.errorSites)/a_syntax_spec.lua: "))
+  }
+
   @Test("what the screens a test opens print is shown under that test")
   func screenOutput() async throws {
     let result = try await runCLI(["test", "Tests/SendingStateToolsTests/Fixtures/specs/printing_spec.lua"])

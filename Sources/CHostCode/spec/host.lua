@@ -150,11 +150,50 @@ local function fullName(element)
   return concat(names, " › ")
 end
 settings.fullName = fullName
+-- The file an element belongs to. A file's own element is its file (busted.getFile looks only
+-- at parents, and from a file's element it can find the file that ran before it).
 local function fileOf(element)
+  if element.descriptor == "file" then return element.name or "" end
   local file = busted.getFile(element)
-  return file and file.name or (element.descriptor == "file" and element.name) or ""
+  return file and file.name or ""
 end
 settings.fileOf = fileOf
+
+-- Where an error outside a test body happened, in words: "loading the spec" for a file, the
+-- test a before_each/after_each ran for, the block of a setup/teardown or of a describe body.
+-- Returns the place and the kind of block ("before_each", "setup", "describe", …).
+local eachHooks = { before_each = true, after_each = true }
+local function errorPlace(element)
+  local descriptor = element.descriptor
+  if descriptor == "file" then return "loading the spec", "file" end
+  local kind = descriptor
+  if descriptor ~= "describe" and descriptor ~= "context" and descriptor ~= "insulate" and descriptor ~= "expose" then
+    kind = type(element.name) == "string" and element.name or descriptor  -- `setup`, not its alias `strict_setup`
+    if eachHooks[descriptor] and settings.currentTest then return fullName(settings.currentTest), kind end
+    local block = busted.context.parent(element)
+    if block and block.descriptor ~= "file" and block.name then return fullName(block), kind end
+    return "the file's top level", kind
+  end
+  return fullName(element), kind
+end
+settings.errorPlace = errorPlace
+
+-- The test whose before_each/after_each hooks run now (nil between tests): a hook's error is
+-- reported under that test.
+settings.currentTest = nil
+
+-- A file that does not compile is published with an empty trace ({}), and busted's TAP handler
+-- (and any handler that prints an element's place) then fails on `trace.currentline`, losing
+-- the run. The first subscriber gives the element its place: the file, and the line Lua names.
+busted.subscribe({ "error", "file" }, function(element, _, message)
+  if element.trace == nil or element.trace.currentline == nil then
+    local name = tostring(element.name or "?")
+    local line = type(message) == "string" and tonumber(message:match(":(%d+): ")) or 0
+    element.trace = { what = "main", source = "@" .. name, short_src = name, currentline = line, linedefined = 0,
+      lastlinedefined = 0, traceback = "" }
+  end
+  return nil, true
+end, { priority = 1 })
 
 -- The screen driver (`require "sendingstate"`): closes screens with their test or block.
 local driver = prims.driverModule(prims, settings, busted)
@@ -172,7 +211,8 @@ end)
 local function blockError(element, _, message)
   if element.descriptor ~= "it" then
     counts.errors = counts.errors + 1
-    local what = (element.descriptor or "error") .. (element.name and (" " .. tostring(element.name)) or "")
+    local place, kind = errorPlace(element)
+    local what = kind == "file" and ("file " .. tostring(element.name)) or (kind .. " of " .. place)
     prims.report(fileOf(element), what, "error", message)
     if settings.machine then writeError("error in " .. what .. ": " .. tostring(message) .. "\n") end
   end
@@ -279,7 +319,10 @@ busted.safe = function(descriptor, run, element)
     and (descriptor == "it" or descriptor == "describe" or descriptor == "file") then
     -- A whole test (before_each … after_each) or block: screens opened in it close after it.
     driver.scopeBegin(element)
+    local savedTest = settings.currentTest
+    if descriptor == "it" then settings.currentTest = element end
     local results = table.pack(safe(descriptor, run, element))
+    settings.currentTest = savedTest
     driver.scopeEnd(element)
     return table.unpack(results, 1, results.n)
   end

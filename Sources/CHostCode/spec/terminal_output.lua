@@ -81,10 +81,9 @@ return function(prims, settings)
       -- (busted's core, which finds an element's file, is the host's: `require "busted"` is its API)
       local file = settings.fileOf(element)
       showFile(file ~= "" and file or nil)
-      local what = descriptor == "file" and "loading the spec"
-        or descriptor and (descriptor .. (element.name and (" " .. settings.fullName(element)) or ""))
-        or "error"
-      write("  " .. paint("31", "✗") .. " " .. what .. " (error)\n")
+      -- Under the test a before_each/after_each ran for, or the block of the failing body or hook.
+      local place, kind = settings.errorPlace(element)
+      write("  " .. paint("31", "✗") .. " " .. place .. (kind == "file" and " (error)" or (" (error in " .. kind .. ")")) .. "\n")
       write(indent(message(text), "      ") .. "\n")
       if settings.verbose and trace and trace.traceback then
         write(indent((trace.traceback:gsub("^\n", "")), "      ") .. "\n")
