@@ -142,6 +142,7 @@ public enum Checker {
           for event in ["touchUpInside", "valueChanged", "editingChanged"] { _ = try? screen.send(id, event) }
         }
         problems += screen.warnings.map { Problem(path: path, message: Self.warning($0, in: path)) }
+        problems += ActionComparisonLint.findings(in: source, path: path).map { Problem(path: path, message: $0) }
         screen.close()
       } catch {
         problems.append(Problem(path: path, message: ToolError.from(error).description))

@@ -85,6 +85,23 @@ public final class LuaRef {
     return LuaRef(runtime: runtime, reference: stack.ref())
   }
 
+  /// The string keys of the referenced table (raw: no metamethods run), at most `limit` of them
+  /// in Lua's order; none unless this is a table.
+  package func stringKeys(limit: Int) -> [String] {
+    let stack = runtime.stack
+    let base = stack.top
+    stack.push(reference: reference)
+    defer { lua_settop(runtime.L, base) }
+    guard stack.type(at: -1) == LUA_TTABLE else { return [] }
+    var keys: [String] = []
+    lua_pushnil(runtime.L)
+    while keys.count < limit, lua_next(runtime.L, -2) != 0 {
+      if let key = stack.string(at: -2) { keys.append(key) }
+      lua_settop(runtime.L, -2)  // the value; the key stays for lua_next
+    }
+    return keys
+  }
+
   /// Sets the raw field `key` of the referenced table to a data value.
   ///
   /// - Throws: ``LuaBridgeError`` when the value is past a limit.

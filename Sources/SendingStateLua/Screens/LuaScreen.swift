@@ -518,6 +518,18 @@ public final class LuaScreen {
   private func checkContract(_ module: LuaRef) throws -> (
     name: String?, units: LuaRef?, schema: LuaRef?, components: LuaRef?, capabilities: Capabilities?
   ) {
+    // A misspelt field is ignored (and `handel` leaves the screen without its handler): a key
+    // near a screen field's name gets a warning with that name, at its line (`check` reports
+    // it). A warning, not an error: a screen may keep its own keys on its table (helpers, a
+    // `status` that is not `states`), and those must not stop it.
+    let known = LuaHostAPI.screenFields.map(\.name)
+    for key in module.stringKeys(limit: 1_000).sorted() {
+      if let meant = NameSuggestion.closest(to: key, among: known) {
+        let line = fields?.line(of: [key]).map { ":\($0)" } ?? ""
+        warningLog.append(
+          "\(path)\(line): unknown screen field '\(key)' (ignored): did you mean '\(meant)'? (the screen fields are \(known.joined(separator: ", ")))")
+      }
+    }
     for (field, required) in [("layout", true), ("configure", true), ("events", false), ("handle", false), ("reduce", false)] {
       guard let value = module.field(field) else {
         if required { throw contractError("screen field '\(field)' must be a function (got nil)") }

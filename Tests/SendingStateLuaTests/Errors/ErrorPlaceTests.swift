@@ -27,6 +27,46 @@ struct ErrorPlaceTests {
     }
   }
 
+  @Test("a misspelt screen field gets a warning at its line with the field it meant; the screen's own keys do not")
+  func misspeltField() throws {
+    func warnings(_ text: String) throws -> (path: String, warnings: [String]) {
+      let path = try screen(text)
+      defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+      let opened = try LuaScreen(path: path)
+      defer { opened.close() }
+      return (path, opened.warnings)
+    }
+    let misspelt = try warnings(
+      """
+      return {
+        state = { count = 0 },
+        layout = function(ui) return ui.label { id = "l" } end,
+        configure = function() end,
+        handel = function(action, store) end,
+        status = "a screen's own key, two letters from states: warned too",
+      }
+      """)
+    #expect(
+      misspelt.warnings == [
+        "\(misspelt.path):5: unknown screen field 'handel' (ignored): did you mean 'handle'? (the screen fields are name, state, schema, "
+          + "units, layout, configure, events, handle, reduce, states, state_name, state_transition, capabilities, components)",
+        "\(misspelt.path):6: unknown screen field 'status' (ignored): did you mean 'states'? (the screen fields are name, state, schema, "
+          + "units, layout, configure, events, handle, reduce, states, state_name, state_transition, capabilities, components)",
+      ])
+    let own = try warnings(
+      """
+      return {
+        state = { count = 0 },
+        layout = function(ui) return ui.label { id = "l" } end,
+        configure = function() end,
+        helpers = { double = function(x) return 2 * x end },
+        store = "not the state",
+        [1] = "not a field name",
+      }
+      """)
+    #expect(own.warnings.isEmpty, "\(own.warnings)")
+  }
+
   static let plain = """
     layout = function(ui) return ui.label { id = "l" } end,
     configure = function() end,
