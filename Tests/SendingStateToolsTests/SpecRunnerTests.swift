@@ -34,12 +34,6 @@ struct SpecRunnerTests {
     #expect(run.errors.contains("output of printing › prints from a screen:\nfrom the screen\n"))
   }
 
-  @Test("screen:settle() waits for effects, and fails on effects still pending")
-  func settle() async throws {
-    let run = try await runSpecs([toolFixture("effects_spec.lua")])
-    #expect(run.runner.summaryLine == "2 passed, 0 failed", "\(run.output)")
-  }
-
   @Test("a missing path, a bad .busted task and tags both included and excluded are usage errors")
   func usageErrors() async {
     await #expect(throws: ToolError.usage("no such spec file or folder: 'no/such/spec'")) {
@@ -83,5 +77,20 @@ struct SpecTestStoreTests {
       ✗ obligations › leaves an effect running (error)
             \(fixture)obligations_spec.lua:12: at the end of the test: 1 effect(s) still running (advance the virtual clock, settle, or screen:skip_in_flight())
       """), "\(run.output)")
+  }
+}
+
+extension SpecRunnerTests {
+  /// On the wall clock: a spec that waits for a real timer. Run apart from the parallel suite
+  /// (scripts/test.sh: `--skip RealTime`, then `--filter RealTime`): its CPU-bound tests can hold
+  /// every thread of the cooperative pool for a minute on a loaded 2-core machine.
+  @Suite("The spec runner on the wall clock")
+  @MainActor
+  struct RealTime {
+    @Test("screen:settle() waits for effects, and fails on effects still pending")
+    func settle() async throws {
+      let run = try await runSpecs([toolFixture("effects_spec.lua")])
+      #expect(run.runner.summaryLine == "2 passed, 0 failed", "\(run.output)")
+    }
   }
 }

@@ -106,18 +106,6 @@ struct AtomicityTests {
     #expect(list.firstVisibleIndex == first)
   }
 
-  @Test("an effect whose result fails changes nothing and reports file:line")
-  func effectResult() async throws {
-    let watched = try Watched()
-    try watched.screen.perform(action: "later")
-    let before = watched.snapshot
-    #expect(await watched.screen.settle(timeout: .seconds(60)))
-    let error = try #require(watched.screen.asyncErrors.first)
-    #expect(error.line == 38 && error.message == "handler failed after an update")
-    #expect(error.context == "handle (action 'update-then-fail')")
-    #expect(watched.snapshot == before)
-  }
-
   @Test("a screen that fails to load leaves no views, handlers or effects behind")
   func load() throws {
     var limits = LuaRuntime.Limits()
@@ -127,19 +115,6 @@ struct AtomicityTests {
     }
     #expect(error?.kind == .tooLarge)
     #expect(error?.message.hasPrefix("more than 5 views") == true)
-  }
-
-  @Test("a reload hands running effects to the new screen; nothing stays pending for ever")
-  func reloadWithPendingEffects() async throws {
-    let screen = try LuaScreen(path: screenFixture("effects.lua"))
-    try screen.perform(action: "start")  // two timers
-    #expect(screen.pendingEffects == 2)
-    let fresh = try screen.reloaded()
-    #expect(screen.isClosed && screen.pendingEffects == 0)
-    #expect(fresh.pendingEffects == 2)
-    #expect(await fresh.settle(timeout: .seconds(60)))  // a bound, not a timing: a loaded 2-core machine can take seconds
-    #expect(fresh.state["ticks"] == 2)
-    #expect(fresh.actionLog == [["type": "tick"], ["type": "tick"]])
   }
 
   @Test("a state Swift cannot read without merging two keys is reported, and a reload refuses rather than lose one")
@@ -166,5 +141,40 @@ struct AtomicityTests {
     }
     try screen.perform(action: ["type": "add", "item": "b"])  // an event that works builds its row
     #expect(screen.engine.unitHostCount() == 2)
+  }
+}
+
+extension AtomicityTests {
+  /// On the wall clock: real timers, fetches from a loopback server, real async tasks. Run apart
+  /// from the parallel suite (scripts/test.sh: `--skip RealTime`, then `--filter RealTime`): its
+  /// CPU-bound tests can hold every thread of the cooperative pool for a minute on a loaded
+  /// 2-core machine, and these wait for work that needs one.
+  @Suite("Screens: one event is one transaction, with effects on the wall clock")
+  @MainActor
+  struct RealTime {
+    @Test("an effect whose result fails changes nothing and reports file:line")
+    func effectResult() async throws {
+      let watched = try AtomicityTests.Watched()
+      try watched.screen.perform(action: "later")
+      let before = watched.snapshot
+      #expect(await watched.screen.settle(timeout: .seconds(60)))
+      let error = try #require(watched.screen.asyncErrors.first)
+      #expect(error.line == 38 && error.message == "handler failed after an update")
+      #expect(error.context == "handle (action 'update-then-fail')")
+      #expect(watched.snapshot == before)
+    }
+
+    @Test("a reload hands running effects to the new screen; nothing stays pending for ever")
+    func reloadWithPendingEffects() async throws {
+      let screen = try LuaScreen(path: screenFixture("effects.lua"))
+      try screen.perform(action: "start")  // two timers
+      #expect(screen.pendingEffects == 2)
+      let fresh = try screen.reloaded()
+      #expect(screen.isClosed && screen.pendingEffects == 0)
+      #expect(fresh.pendingEffects == 2)
+      #expect(await fresh.settle(timeout: .seconds(60)))  // a bound, not a timing: a loaded 2-core machine can take seconds
+      #expect(fresh.state["ticks"] == 2)
+      #expect(fresh.actionLog == [["type": "tick"], ["type": "tick"]])
+    }
   }
 }

@@ -8,60 +8,6 @@ import Testing
 @Suite("Screens: async effects")
 @MainActor
 struct EffectTests {
-  @Test("a timer's actions come back on the main actor and go through handle")
-  func timers() async throws {
-    let screen = try LuaScreen(path: screenFixture("effects.lua"))
-    try screen.perform(action: "start")
-    #expect(screen.state["ticks"] == 0)
-    #expect(screen.pendingEffects == 2)
-    #expect(await screen.settle(timeout: .seconds(60)))
-    #expect(screen.state["ticks"] == 2)
-    #expect(screen.actionLog == [["type": "start"], ["type": "tick"], ["type": "tick"]])
-  }
-
-  @Test("an HTTP GET effect delivers status, body and decoded JSON; failures become the fail action")
-  func fetch() async throws {
-    let server = try LoopbackHTTPServer(routes: ["/hello": #"{"greeting":"hi"}"#], maxRequests: 3)
-    let screen = try LuaScreen(path: screenFixture("effects.lua"))
-    try screen.perform(action: ["type": "load", "url": .string(server.url("/hello"))])
-    #expect(await screen.settle(timeout: .seconds(60)))
-    #expect(screen.state["greeting"] == "hi")
-    #expect(screen.actionLog.last?["status"] == 200)
-    // Not 2xx: the fail action, with the status and body too.
-    try screen.perform(action: ["type": "load", "url": .string(server.url("/missing"))])
-    #expect(await screen.settle(timeout: .seconds(60)))
-    #expect(screen.state["failed"] == "the server answered HTTP 404")
-    #expect(screen.actionLog.last?["type"] == "failed")
-    #expect(screen.actionLog.last?["status"] == 404)
-    try screen.perform(action: ["type": "load", "url": "http://127.0.0.1:1/closed"])
-    #expect(await screen.settle(timeout: .seconds(60)))
-    #expect(screen.state["failed"] == "could not connect to 127.0.0.1:1 (nothing is listening there)")
-  }
-
-  @Test("a fetch of an endless body is aborted at the size limit and fails with the reason")
-  func fetchTooLarge() async throws {
-    let server = try LoopbackHTTPServer(routes: [:], endless: ["/forever"], maxRequests: 1)
-    var limits = LuaRuntime.Limits()
-    limits.maxFetchBytes = 1 << 20
-    let screen = try LuaScreen(path: screenFixture("effects.lua"), options: .init(limits: limits))
-    try screen.perform(action: ["type": "load", "url": .string(server.url("/forever"))])
-    #expect(await screen.settle(timeout: .seconds(60)))
-    #expect(screen.state["failed"] == "the response is larger than 1048576 bytes (the limit is maxFetchBytes)")
-    #expect(screen.state["greeting"] == "")
-  }
-
-  @Test("a fetch that drips a byte at a time fails at fetchTimeout, naming the limit")
-  func fetchTooSlow() async throws {
-    let server = try LoopbackHTTPServer(routes: [:], dripping: ["/slowly"], maxRequests: 1)
-    var limits = LuaRuntime.Limits()
-    limits.fetchTimeout = .milliseconds(500)
-    let screen = try LuaScreen(path: screenFixture("effects.lua"), options: .init(limits: limits))
-    try screen.perform(action: ["type": "load", "url": .string(server.url("/slowly"))])
-    #expect(await screen.settle(timeout: .seconds(60)))
-    #expect(screen.state["failed"] == "the request did not complete within 0.5 s (the limit is fetchTimeout)")
-    #expect(screen.state["greeting"] == "")
-  }
-
   @Test("store:after refuses non-finite, negative and over-long delays, naming the line")
   func afterDelays() throws {
     let screen = try LuaScreen(path: screenFixture("effects.lua"))
@@ -116,5 +62,69 @@ struct EffectTests {
     #expect(error.context == "handle (action 'explode')")
     #expect(reported == [error])
     #expect(screen.state["ticks"] == 0)
+  }
+}
+
+extension EffectTests {
+  /// On the wall clock: real timers, fetches from a loopback server, real async tasks. Run apart
+  /// from the parallel suite (scripts/test.sh: `--skip RealTime`, then `--filter RealTime`): its
+  /// CPU-bound tests can hold every thread of the cooperative pool for a minute on a loaded
+  /// 2-core machine, and these wait for work that needs one.
+  @Suite("Screens: async effects on the wall clock")
+  @MainActor
+  struct RealTime {
+    @Test("a timer's actions come back on the main actor and go through handle")
+    func timers() async throws {
+      let screen = try LuaScreen(path: screenFixture("effects.lua"))
+      try screen.perform(action: "start")
+      #expect(screen.state["ticks"] == 0)
+      #expect(screen.pendingEffects == 2)
+      #expect(await screen.settle(timeout: .seconds(60)))
+      #expect(screen.state["ticks"] == 2)
+      #expect(screen.actionLog == [["type": "start"], ["type": "tick"], ["type": "tick"]])
+    }
+
+    @Test("an HTTP GET effect delivers status, body and decoded JSON; failures become the fail action")
+    func fetch() async throws {
+      let server = try LoopbackHTTPServer(routes: ["/hello": #"{"greeting":"hi"}"#], maxRequests: 3)
+      let screen = try LuaScreen(path: screenFixture("effects.lua"))
+      try screen.perform(action: ["type": "load", "url": .string(server.url("/hello"))])
+      #expect(await screen.settle(timeout: .seconds(60)))
+      #expect(screen.state["greeting"] == "hi")
+      #expect(screen.actionLog.last?["status"] == 200)
+      // Not 2xx: the fail action, with the status and body too.
+      try screen.perform(action: ["type": "load", "url": .string(server.url("/missing"))])
+      #expect(await screen.settle(timeout: .seconds(60)))
+      #expect(screen.state["failed"] == "the server answered HTTP 404")
+      #expect(screen.actionLog.last?["type"] == "failed")
+      #expect(screen.actionLog.last?["status"] == 404)
+      try screen.perform(action: ["type": "load", "url": "http://127.0.0.1:1/closed"])
+      #expect(await screen.settle(timeout: .seconds(60)))
+      #expect(screen.state["failed"] == "could not connect to 127.0.0.1:1 (nothing is listening there)")
+    }
+
+    @Test("a fetch of an endless body is aborted at the size limit and fails with the reason")
+    func fetchTooLarge() async throws {
+      let server = try LoopbackHTTPServer(routes: [:], endless: ["/forever"], maxRequests: 1)
+      var limits = LuaRuntime.Limits()
+      limits.maxFetchBytes = 1 << 20
+      let screen = try LuaScreen(path: screenFixture("effects.lua"), options: .init(limits: limits))
+      try screen.perform(action: ["type": "load", "url": .string(server.url("/forever"))])
+      #expect(await screen.settle(timeout: .seconds(60)))
+      #expect(screen.state["failed"] == "the response is larger than 1048576 bytes (the limit is maxFetchBytes)")
+      #expect(screen.state["greeting"] == "")
+    }
+
+    @Test("a fetch that drips a byte at a time fails at fetchTimeout, naming the limit")
+    func fetchTooSlow() async throws {
+      let server = try LoopbackHTTPServer(routes: [:], dripping: ["/slowly"], maxRequests: 1)
+      var limits = LuaRuntime.Limits()
+      limits.fetchTimeout = .milliseconds(500)
+      let screen = try LuaScreen(path: screenFixture("effects.lua"), options: .init(limits: limits))
+      try screen.perform(action: ["type": "load", "url": .string(server.url("/slowly"))])
+      #expect(await screen.settle(timeout: .seconds(60)))
+      #expect(screen.state["failed"] == "the request did not complete within 0.5 s (the limit is fetchTimeout)")
+      #expect(screen.state["greeting"] == "")
+    }
   }
 }

@@ -55,19 +55,6 @@ struct HostTaskTests {
     return try LuaScreen(path: path, options: options)
   }
 
-  @Test("the task gets the script's input; its value is the ok action's value, its error the fail action's")
-  func roundTrip() async throws {
-    let calls = Calls()
-    let screen = try open(calls: calls)
-    try screen.perform(action: ["type": "ask", "n": 4])
-    #expect(await screen.settle(timeout: .seconds(60)))
-    try screen.perform(action: ["type": "ask", "n": 3])
-    #expect(await screen.settle(timeout: .seconds(60)))
-    #expect(screen.state["log"] == [8, "odd numbers are not doubled here"])
-    #expect(calls.inputs == [4, 3])
-    #expect(screen.actionLog.contains(["type": "answer", "value": 8]))
-  }
-
   @Test("options apply: a debounced task waits on the screen's clock; store:cancel stops it before it runs")
   func optionsAndCancel() async throws {
     let clock = VirtualClock(now: 0)
@@ -115,5 +102,28 @@ struct HostTaskTests {
     let none = #expect(throws: ScriptError.self) { try bare.perform(action: ["type": "ask", "n": 2]) }
     #expect(none?.message.contains("no task named 'double'; the host registered none") == true)
     #expect(bare.pendingEffects == 0)
+  }
+}
+
+extension HostTaskTests {
+  /// On the wall clock: real timers, fetches from a loopback server, real async tasks. Run apart
+  /// from the parallel suite (scripts/test.sh: `--skip RealTime`, then `--filter RealTime`): its
+  /// CPU-bound tests can hold every thread of the cooperative pool for a minute on a loaded
+  /// 2-core machine, and these wait for work that needs one.
+  @Suite("Lua host tasks on the wall clock")
+  @MainActor
+  struct RealTime {
+    @Test("the task gets the script's input; its value is the ok action's value, its error the fail action's")
+    func roundTrip() async throws {
+      let calls = Calls()
+      let screen = try HostTaskTests().open(calls: calls)
+      try screen.perform(action: ["type": "ask", "n": 4])
+      #expect(await screen.settle(timeout: .seconds(60)))
+      try screen.perform(action: ["type": "ask", "n": 3])
+      #expect(await screen.settle(timeout: .seconds(60)))
+      #expect(screen.state["log"] == [8, "odd numbers are not doubled here"])
+      #expect(calls.inputs == [4, 3])
+      #expect(screen.actionLog.contains(["type": "answer", "value": 8]))
+    }
   }
 }
