@@ -38,7 +38,7 @@ extension SendingStateCommand {
         session = try ScreenSession(
           path: screen.screen, options: try await screen.screenOptions(), plugins: try screen.pluginFlags.request())
       } catch {
-        throw failure(error)
+        throw failure(error, verbose: verbose)
       }
       let repl = SendingStateTools.Repl(session: session)
       repl.verbose = verbose

@@ -125,7 +125,7 @@ extension SendingStateCommand {
         if let png { try PNGRenderer.write(session.screen.renderTree(), to: png) }
         if watch { try await Watcher.watch(session: session, printTree: true) }
       } catch {
-        throw failure(error)
+        throw failure(error, verbose: verbose)
       }
       if failed { throw ExitCode(1) }
     }

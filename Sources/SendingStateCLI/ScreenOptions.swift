@@ -44,13 +44,13 @@ struct ScreenOptions: ParsableArguments {
   }
 }
 
-/// Prints the error that stops a command to stderr — a script error with its Lua traceback —
-/// and returns the exit to throw (so everything unwinds and is released before the process
-/// exits).
-func failure(_ error: any Error) -> ExitCode {
+/// Prints the error that stops a command to stderr — a script error with the script's frames
+/// of its Lua traceback (every frame, the host's too, when `verbose`) — and returns the exit to
+/// throw (so everything unwinds and is released before the process exits).
+func failure(_ error: any Error, verbose: Bool = false) -> ExitCode {
   if let exit = error as? ExitCode { return exit }
   let toolError = ToolError.from(error)
-  Console.line(toolError.fullDescription, to: .errors, label: .error)
+  Console.line(verbose ? toolError.fullDescription : toolError.scriptDescription, to: .errors, label: .error)
   return ExitCode(toolError.exitCode)
 }
 

@@ -156,7 +156,7 @@ extension SendingStateCommand {
       do {
         try await runner.run()
       } catch {
-        throw failure(error)
+        throw failure(error, verbose: verbose)
       }
       if runner.listedOnly { return }
       if runner.wroteDocument {

@@ -36,6 +36,15 @@ public enum ToolError: Error, Equatable, CustomStringConvertible {
     }
   }
 
+  /// The description, and for a script error the traceback's frames in scripts (for the error
+  /// that stops a command; `--verbose` shows every frame with ``fullDescription``).
+  public var scriptDescription: String {
+    switch self {
+    case .usage(let message): message
+    case .script(let error): error.scriptDescription
+    }
+  }
+
   /// The description, with the traceback when `verbose`.
   public func text(verbose: Bool) -> String {
     verbose ? fullDescription : description

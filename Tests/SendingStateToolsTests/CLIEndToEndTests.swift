@@ -73,11 +73,19 @@ struct CLIEndToEndTests {
     #expect(verbose.stderr.contains("stack traceback:"), "\(verbose.stderr)")
   }
 
-  @Test("the error that stops a command shows its Lua traceback")
+  @Test("the error that stops a command shows the script's frames of its traceback; --verbose shows the host's too")
   func traceback() async throws {
-    let script = try await runCLI(["run", "Tests/SendingStateLuaTests/Fixtures/screens/callback_error.lua", "--send", "tap b"])
+    let arguments = ["run", "Tests/SendingStateLuaTests/Fixtures/screens/callback_error.lua", "--send", "tap b"]
+    let script = try await runCLI(arguments)
     #expect(script.status == 1)
-    #expect(script.stderr.contains("stack traceback:"), "\(script.stderr)")
+    #expect(script.stderr.contains("stack traceback (script frames; --verbose shows the host's too):\n\t"), "\(script.stderr)")
+    #expect(script.stderr.contains("callback_error.lua:8: in "), "\(script.stderr)")
+    #expect(!script.stderr.contains("kernel.") && !script.stderr.contains("[C]"), "\(script.stderr)")
+    let verbose = try await runCLI(arguments + ["--verbose"])
+    #expect(verbose.status == 1)
+    #expect(verbose.stderr.contains("stack traceback:\n"), "\(verbose.stderr)")
+    #expect(verbose.stderr.contains("kernel.engine:"), "\(verbose.stderr)")
+    #expect(verbose.stderr.contains("callback_error.lua:8: in "), "\(verbose.stderr)")
   }
 
   @Test("--format json: stdout is the report alone, what the script prints goes to stderr")

@@ -77,6 +77,26 @@ public struct ScriptError: Error, Equatable, Sendable, CustomStringConvertible {
     return description + "\n" + traceback
   }
 
+  /// The traceback's frames in scripts only (`file.lua:line: in …`), without the host's own
+  /// (the screen kernel, the sandbox, the spec host) and C functions: what a script's author can
+  /// act on. Nil when no script frame is left. ``fullDescription`` keeps every frame.
+  public var scriptTraceback: String? {
+    guard let traceback else { return nil }
+    let frames = traceback.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().filter { line in
+      let frame = line.drop { $0 == "\t" || $0 == " " }
+      guard let colon = frame.range(of: ".lua:") else { return false }
+      return !frame[..<colon.lowerBound].hasPrefix("sendingstate/")
+    }
+    guard !frames.isEmpty else { return nil }
+    return (["stack traceback (script frames; --verbose shows the host's too):"] + frames.map(String.init)).joined(separator: "\n")
+  }
+
+  /// The description followed by the script frames of the traceback (``scriptTraceback``).
+  public var scriptDescription: String {
+    guard let frames = scriptTraceback else { return description }
+    return description + "\n" + frames
+  }
+
   /// A copy with `context` set, unless one is already set.
   public func inContext(_ label: String?) -> ScriptError {
     guard let label, context == nil else { return self }

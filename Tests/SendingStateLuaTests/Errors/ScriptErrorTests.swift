@@ -110,4 +110,32 @@ struct ScriptErrorTests {
     #expect(plain.chunk == nil && plain.message == "no position: here")
     #expect(ScriptError(kind: .runtime, message: "m").inContext("a").inContext("b").context == "a")
   }
+
+  @Test("the script frames of a traceback leave out the kernel, the sandbox, the spec host and C; none left is nil")
+  func scriptTraceback() {
+    let error = ScriptError(
+      parsing: """
+        screen.lua:5: bad
+        stack traceback:
+        \t[C]: in function 'error'
+        \tkernel.engine:338: in local 'on'
+        \tscreen.lua:5: in local 'fn'
+        \t(...tail calls...)
+        \tsandbox:12: in function <sandbox:10>
+        \t...ong/path/to/plugins/rating/rating.lua:9: in upvalue 'helper'
+        \tsendingstate/host.lua:343: in function <sendingstate/host.lua:341>
+        \tkernel.engine:1454: in function <kernel.engine:1431>
+        """, kind: .runtime)
+    #expect(
+      error.scriptTraceback == """
+        stack traceback (script frames; --verbose shows the host's too):
+        \tscreen.lua:5: in local 'fn'
+        \t...ong/path/to/plugins/rating/rating.lua:9: in upvalue 'helper'
+        """)
+    #expect(error.scriptDescription == "screen.lua:5: bad\n" + error.scriptTraceback!)
+    #expect(error.fullDescription.contains("kernel.engine:338"))
+    let hostOnly = ScriptError(parsing: "x.lua:1: bad\nstack traceback:\n\t[C]: in ?\n\tkernel.state:80: in upvalue 'fail'", kind: .runtime)
+    #expect(hostOnly.scriptTraceback == nil)
+    #expect(hostOnly.scriptDescription == "x.lua:1: bad")
+  }
 }
