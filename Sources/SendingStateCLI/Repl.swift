@@ -43,13 +43,15 @@ extension SendingStateCommand {
       let repl = SendingStateTools.Repl(session: session)
       repl.verbose = verbose
       let interactive = isatty(0) != 0 && isatty(1) != 0
+      repl.echoesEvents = !interactive  // (the terminal shows the typed line already)
       emit(session.tree)
       if watch {
         Task { @MainActor in try? await Watcher.watch(session: session, printTree: true) }
       }
       let reader = interactive
-        ? TerminalLineReader(historyFile: TerminalLineReader.defaultHistoryFile) { [ids = session.screen.ids] words, _ in
-          SendingStateTools.Repl.completions(after: words, ids: ids)
+        ? TerminalLineReader(historyFile: TerminalLineReader.defaultHistoryFile) {
+          [ids = session.screen.ids, rows = session.screen.rowIDsByList] words, _ in
+          SendingStateTools.Repl.completions(after: words, ids: ids, rows: rows)
         } : nil
       var failed = false
       while !repl.finished {

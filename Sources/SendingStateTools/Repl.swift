@@ -39,20 +39,29 @@ public final class Repl {
   nonisolated public static let commands = ["state", "tree", "actions", "reload", "help", "quit"]
 
   /// Tab completion: what can follow `words` (the words before the cursor), given the screen's
-  /// `ids`: commands and EVENT verbs first, then ids, event names and gesture kinds.
-  nonisolated public static func completions(after words: [String], ids: [String]) -> [String] {
+  /// `ids` and its lists' row ids (`rows`, list id → the ids in its rows): commands and EVENT
+  /// verbs first, then ids, event names and gesture kinds; after `row`, the lists, and inside a
+  /// row (`row items 2 tap …`), that list's row ids.
+  nonisolated public static func completions(after words: [String], ids: [String], rows: [String: [String]] = [:]) -> [String] {
     guard let verb = words.first else { return commands + ["tap", "send", "set", "type", "gesture", "row"] }
     switch (verb, words.count) {
-    case ("tap", 1), ("send", 1), ("set", 1), ("type", 1), ("gesture", 1), ("row", 1): return ids
+    case ("tap", 1), ("send", 1), ("set", 1), ("type", 1), ("gesture", 1): return ids
+    case ("row", 1): return rows.keys.sorted()
     case ("send", 2): return ControlEventNames.all + GestureNames.all
     case ("set", 2): return ["on", "off", "true", "false"]
     case ("gesture", 2): return GestureNames.all
     case ("gesture", _): return ["direction=", "taps=", "touches=", "duration=", "edges="]
     case ("row", 2): return []
-    case ("row", _): return completions(after: Array(words.dropFirst(3)), ids: ids).filter { !commands.contains($0) && $0 != "row" }
+    case ("row", _):
+      return completions(after: Array(words.dropFirst(3)), ids: rows[words[1]] ?? []).filter { !commands.contains($0) && $0 != "row" }
     default: return []
     }
   }
+
+  /// Whether the block of a typed EVENT starts with the event (`> tap plus`). A terminal
+  /// already shows the line the user typed, so the CLI turns this off there; piped input is not
+  /// shown, so a log of it keeps each event once.
+  public var echoesEvents = true
 
   /// Handles one line; returns what it printed (joined) and whether it failed. The CLI uses
   /// ``handle(_:write:)``, which hands each step on as it happens instead of collecting them.
@@ -102,7 +111,8 @@ public final class Repl {
       }
     default:
       do {
-        write(session.text(for: try session.apply(try EventCommand(parsing: command))), false)
+        let block = session.text(for: try session.apply(try EventCommand(parsing: command)))
+        write(echoesEvents ? block : String(block.drop { $0 != "\n" }.dropFirst()), false)
       } catch {
         write("error: \(ToolError.from(error).text(verbose: verbose))", true)
         return true

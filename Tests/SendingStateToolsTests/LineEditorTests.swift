@@ -55,7 +55,8 @@ struct LineEditorTests {
   @Test("tab completes commands, ids and events; a second tab lists the candidates")
   func completion() {
     let ids = ["count", "minus", "plus", "title"]
-    var editor = LineEditor { words, _ in Repl.completions(after: words, ids: ids) }
+    let rows = ["items": ["delete", "name"]]
+    var editor = LineEditor { words, _ in Repl.completions(after: words, ids: ids, rows: rows) }
     _ = type("ta\tpl\t", into: &editor)
     #expect(editor.text == "tap plus ")
     _ = type("\u{15}send pl\tt", into: &editor)
@@ -64,8 +65,11 @@ struct LineEditorTests {
     #expect(type("\t", into: &editor) == .candidates(["tap", "touchDown", "touchUpInside", "touchUpOutside"]))
     _ = type("\u{15}gesture count sw\t", into: &editor)
     #expect(editor.text == "gesture count swipe ")
-    _ = type("\u{15}row items 2 ta\tmi\t", into: &editor)
-    #expect(editor.text == "row items 2 tap minus ")
+    // After row: the lists; inside a row: that list's row ids, not the screen's.
+    _ = type("\u{15}row it\t2 ta\tde\t", into: &editor)
+    #expect(editor.text == "row items 2 tap delete ")
+    _ = type("\u{15}row items 2 tap mi\t", into: &editor)
+    #expect(editor.text == "row items 2 tap mi")
   }
 
   @Test("Ctrl-C drops the line; Ctrl-D on an empty line ends the input")

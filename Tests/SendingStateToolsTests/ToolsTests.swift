@@ -64,6 +64,25 @@ struct ToolsTests {
     #expect(repl.finished)
   }
 
+  @Test("in a terminal the REPL does not print the typed event again; piped, each event is printed once")
+  func replEcho() async throws {
+    let repl = Repl(session: try ScreenSession(path: repoPath("examples/counter/counter.lua")))
+    #expect(await repl.handle("tap plus").output.hasPrefix("> tap plus\n  actions: increment\n"))
+    repl.echoesEvents = false
+    #expect(await repl.handle("tap plus").output.hasPrefix("  actions: increment\n  state:\n    count: 2 → 3\n"))
+  }
+
+  @Test("row completion reads each list's row ids from a row on screen")
+  func rowIDs() throws {
+    let session = try ScreenSession(path: repoPath("examples/products/products.lua"))
+    let rows = session.screen.rowIDsByList
+    #expect(rows == ["items": ["favorite", "line", "name", "price", "quantity"]], "\(rows)")
+    #expect(Repl.completions(after: ["row"], ids: session.screen.ids, rows: rows) == ["items"])
+    #expect(Repl.completions(after: ["row", "items", "1", "tap"], ids: session.screen.ids, rows: rows) == rows["items"])
+    // A list with no row on screen (the tasks example starts empty) has none.
+    #expect(try ScreenSession(path: repoPath("examples/tasks/tasks.lua")).screen.rowIDsByList == ["tasks": []])
+  }
+
   @Test("check finds nothing wrong in the examples and every problem in the fixtures")
   func checker() throws {
     #expect(try Checker.check(paths: [repoPath("examples")]).isEmpty)

@@ -84,6 +84,18 @@ extension LuaScreen {
     return ScreenDriver(screen: self, views: engine.rowViews(row), owner: "row \(index) of '\(listID)'")
   }
 
+  /// The lists of the screen, each with the ids of the views in its rows (read from a row on
+  /// screen, without scrolling; none for a list showing no row), for completing `row` commands.
+  public var rowIDsByList: [String: [String]] {
+    var result: [String: [String]] = [:]
+    for (id, view) in viewsByID {
+      guard let list = view as? ListView else { continue }
+      let row = list.row(at: list.firstVisibleIndex) as? LuaListRow
+      result[id] = row.map { engine.rowViews($0).keys.sorted() } ?? []
+    }
+    return result
+  }
+
   /// The methods of the `store` scripts get in `handle`, as installed (tools check them
   /// against the stubs).
   public var installedStoreMethods: [String] { engine.storeMethodNames() }
