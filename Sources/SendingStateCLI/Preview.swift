@@ -10,8 +10,10 @@ extension SendingStateCommand {
       commandName: "preview",
       abstract: "Serve a live preview of a screen: use it in the browser, reloaded on save.",
       discussion: """
-        Prints the page's URL (with a random token) and serves until Ctrl-C or the terminal
-        closes. The page draws the screen as HTML controls in a phone frame; clicks, typing,
+        Prints the page's URL (with a secret token) and serves until Ctrl-C or the terminal
+        closes. The same screen keeps its URL across restarts (its port and token are
+        remembered in ~/.cache/sendingstate/preview, readable by you only), so an open tab
+        reconnects; --port and --token choose them. The page draws the screen as HTML controls in a phone frame; clicks, typing,
         drags and gestures become EVENTs; a side panel shows the action log, the state with the
         last step's changes, and errors with file:line. Saving the screen or a module it requires
         reloads it keeping the state; a broken script shows its error and the last good version
@@ -29,16 +31,30 @@ extension SendingStateCommand {
     @Option(help: "The address to listen on (default 127.0.0.1; another address exposes the screen to that network).")
     var host = "127.0.0.1"
 
-    @Option(help: "The port to listen on (default: any free port).")
+    @Option(help: "The port to listen on (default: the one this screen had last time if it is free, else any free port).")
     var port = 0
+
+    @Option(help: "The URL's secret: 32 lowercase hex digits (default: the one this screen had last time, else a random one).")
+    var token: String?
 
     @MainActor
     func run() async throws {
       guard (0...65_535).contains(port) else { throw failure(ToolError.usage("--port: \(port) is not a port (0…65535)")) }
+      let chosenToken = try token.map { text in
+        guard let parsed = PreviewToken(parsing: text) else {
+          throw failure(ToolError.usage("--token: give 32 lowercase hex digits (such as the token of an earlier URL)"))
+        }
+        return parsed
+      }
+      // The URL this screen had last time, when its port is still free.
+      let memory = PreviewMemory.file(for: screen.screen, environment: ProcessInfo.processInfo.environment)
+      let remembered = memory.flatMap(PreviewMemory.load)
+      var port = self.port
+      if port == 0, let last = remembered?.port, PreviewMemory.isFree(port: last, host: host) { port = last }
       do {
         let server = try PreviewServer(
           path: screen.screen, options: try await screen.screenOptions(), plugins: try screen.pluginFlags.request(),
-          configuration: .init(host: host, port: port))
+          configuration: .init(host: host, port: port), token: chosenToken ?? remembered?.token ?? PreviewToken())
         if !server.configuration.isLoopback {
           Console.line("listening on \(host): anyone who can reach it and has the URL can drive the screen", to: .errors, label: .warning)
         }
@@ -50,7 +66,9 @@ extension SendingStateCommand {
           Foundation.exit(0)
         }
         defer { watchdog.finish() }
+        let token = server.token
         try await server.run { url in
+          if let memory, let port = URL(string: url)?.port { PreviewMemory.save(port: port, token: token, to: memory) }
           emit("preview: \(url)")
           emit("watching \(server.folders.joined(separator: ", ")) for changes (Ctrl-C to stop)")
         }

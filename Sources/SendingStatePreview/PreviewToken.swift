@@ -23,6 +23,13 @@ package struct PreviewToken: Sendable, CustomStringConvertible {
     self.value = value
   }
 
+  /// A token written as a preview writes one (32 lowercase hex digits: `--token`, a remembered
+  /// URL), or nil.
+  package init?(parsing text: String) {
+    guard text.utf8.count == 32, text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return nil }
+    value = text
+  }
+
   /// Whether `candidate` is the token, in time that does not depend on where they differ.
   package func matches<S: StringProtocol>(_ candidate: S) -> Bool {
     let expected = Array(value.utf8)
