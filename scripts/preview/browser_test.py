@@ -339,6 +339,29 @@ def run_png_of_the_counter(driver):
         shutil.copy(out, os.path.join(ARGS.screenshots, "counter-run.png"))
 
 
+@test
+def narrow_window_fits(driver):
+    # A phone-sized window: nothing is wider than the window (no sideways scrolling of the
+    # page), the panel goes under the phone, and the screen still works.
+    preview = Preview("counter", "counter.lua")
+    try:
+        driver.set_window_size(400, 900)
+        ready(driver, preview)
+        until(driver, lambda: driver.execute_script("return document.documentElement.clientWidth") <= 400, "the narrow window")
+        widths = driver.execute_script(
+            "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert widths[0] <= widths[1], "the page is %d px wide in a %d px window" % tuple(widths)
+        stage = driver.execute_script("return document.getElementById('stage').getBoundingClientRect().bottom")
+        panel = driver.execute_script("return document.getElementById('panel').getBoundingClientRect().top")
+        assert panel >= stage, "the panel (top %d) is beside the phone (bottom %d), not under it" % (panel, stage)
+        view(driver, '[data-id="plus"] button').click()
+        until(driver, lambda: label(driver, '[data-id="count"]') == "2", "the tap in a narrow window")
+        shot(driver, "preview-narrow.png")
+    finally:
+        driver.set_window_size(1120, 900)
+        preview.stop()
+
+
 def main():
     global ARGS
     parser = argparse.ArgumentParser()
