@@ -49,7 +49,10 @@ public final class TestStore<State: Equatable, Action: Equatable & Sendable> {
 
   /// What the wrapped reducer saw: the sent action's resulting state, and the actions that
   /// came from effects (with the state after each).
-  private final class Recorder {
+  /// Unchecked: it is touched only on the main actor — by this store, and by its reducer, which
+  /// the main-actor ``ReducerStore`` runs (the reducer's closure is `@Sendable` only so that
+  /// reducers can be global constants).
+  private final class Recorder: @unchecked Sendable {
     var expectingSent = false
     var sentState: State?
     var received: [(action: Action, state: State)] = []

@@ -20,8 +20,8 @@ extension Reducer {
   ///   - child: the child's reducer.
   /// - Returns: the combined reducer.
   public func ifLet<Child, ChildAction: Sendable>(
-    _ state: WritableKeyPath<State, Child?>,
-    action: @escaping (Action) -> ChildAction?,
+    _ state: WritableKeyPath<State, Child?> & Sendable,
+    action: @escaping @Sendable (Action) -> ChildAction?,
     embed: @escaping @Sendable (ChildAction) -> Action,
     then child: Reducer<Child, ChildAction>
   ) -> Reducer {
@@ -60,14 +60,14 @@ extension Reducer {
   ///   - element: the element's reducer.
   /// - Returns: the combined reducer.
   public func forEach<Element: Identifiable, ElementAction: Sendable>(
-    _ elements: WritableKeyPath<State, [Element]>,
-    action: @escaping (Action) -> (id: Element.ID, action: ElementAction)?,
+    _ elements: WritableKeyPath<State, [Element]> & Sendable,
+    action: @escaping @Sendable (Action) -> (id: Element.ID, action: ElementAction)?,
     embed: @escaping @Sendable (Element.ID, ElementAction) -> Action,
     element: Reducer<Element, ElementAction>
   ) -> Reducer where Element.ID: Sendable {
     let scope = UUID()
     let path = String(describing: elements)
-    func scopeOf(_ id: Element.ID) -> EffectID { EffectID(ChildScope(id: scope, element: id)) }
+    @Sendable func scopeOf(_ id: Element.ID) -> EffectID { EffectID(ChildScope(id: scope, element: id)) }
     return Reducer { parent, parentAction in
       var elementEffect: Effect<Action> = .none
       if let (id, elementAction) = action(parentAction) {

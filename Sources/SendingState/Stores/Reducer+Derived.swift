@@ -7,7 +7,7 @@ extension Reducer {
   ///
   /// - Parameter body: gets the new state (read-only) and the action; returns work to start.
   /// - Returns: the combined reducer.
-  public func middleware(_ body: @escaping (_ state: State, _ action: Action) -> Effect<Action>) -> Reducer {
+  public func middleware(_ body: @escaping @Sendable (_ state: State, _ action: Action) -> Effect<Action>) -> Reducer {
     Reducer { state, action in
       let effect = reduce(&state, action)
       return .merge(effect, body(state, action))
@@ -27,7 +27,7 @@ extension Reducer {
   ///   - effect: the work for a control value.
   /// - Returns: the combined reducer.
   public func onChange<Control: Equatable>(
-    of control: @escaping (State) -> Control?, run effect: @escaping (Control) -> Effect<Action>
+    of control: @escaping @Sendable (State) -> Control?, run effect: @escaping @Sendable (Control) -> Effect<Action>
   ) -> Reducer {
     let id = EffectID(DerivedEffects(id: UUID()))
     return Reducer { state, action in
@@ -48,7 +48,7 @@ extension Reducer {
   ///   - predicate: the condition on the state.
   ///   - effect: the work, from the state that made the condition true.
   /// - Returns: the combined reducer.
-  public func whenever(_ predicate: @escaping (State) -> Bool, run effect: @escaping (State) -> Effect<Action>) -> Reducer {
+  public func whenever(_ predicate: @escaping @Sendable (State) -> Bool, run effect: @escaping @Sendable (State) -> Effect<Action>) -> Reducer {
     let id = EffectID(DerivedEffects(id: UUID()))
     return Reducer { state, action in
       let before = predicate(state)

@@ -11,17 +11,20 @@
 /// ```
 ///
 /// A reducer changes nothing but the state it is given (no views, no stores); work with
-/// side effects goes in the returned ``Effect``. Reducers compose: ``combine(_:)`` runs several
+/// side effects goes in the returned ``Effect``. Reducers are `Sendable`, so an app may keep
+/// them in global constants (`let counter = Reducer { … }` compiles in Swift 6): their closures
+/// are `@Sendable`, and what they capture must be too. A ``ReducerStore`` runs them on the
+/// main actor. Reducers compose: ``combine(_:)`` runs several
 /// in order, ``pullback(state:action:embed:)`` lifts a child reducer to a parent's state and
 /// actions, ``optional()`` runs a reducer only while its state exists.
-public struct Reducer<State, Action: Sendable> {
+public struct Reducer<State, Action: Sendable>: Sendable {
   /// The transition: mutate the state, return the follow-up work.
-  public let reduce: (inout State, Action) -> Effect<Action>
+  public let reduce: @Sendable (inout State, Action) -> Effect<Action>
 
   /// Creates a reducer from its transition.
   ///
   /// - Parameter reduce: mutates the state for an action and returns the effect.
-  public init(_ reduce: @escaping (inout State, Action) -> Effect<Action>) {
+  public init(_ reduce: @escaping @Sendable (inout State, Action) -> Effect<Action>) {
     self.reduce = reduce
   }
 
@@ -45,8 +48,8 @@ public struct Reducer<State, Action: Sendable> {
   ///   - action: extracts this reducer's action from a parent action (nil: not ours).
   ///   - embed: wraps this reducer's action as a parent action (for its effects).
   public func pullback<Parent, ParentAction: Sendable>(
-    state: WritableKeyPath<Parent, State>,
-    action: @escaping (ParentAction) -> Action?,
+    state: WritableKeyPath<Parent, State> & Sendable,
+    action: @escaping @Sendable (ParentAction) -> Action?,
     embed: @escaping @Sendable (Action) -> ParentAction
   ) -> Reducer<Parent, ParentAction> {
     Reducer<Parent, ParentAction> { parent, parentAction in

@@ -99,27 +99,27 @@ struct DerivedEffectTests {
 
   @Test("CF-10: middleware gets the state after the action and the action, for every action, never for the initial state")
   func middleware() {
-    var seen: [String] = []
+    let seen = Shared<[String]>([])
     let reducer = Reducer<Int, String> { count, action in
       if action == "add" { count += 1 }
       return .none
     }
     .middleware { count, action in
-      seen.append("\(action) → \(count)")
+      seen.update { $0.append("\(action) → \(count)") }
       return .none
     }
     let store = ReducerStore(initialState: 10, reducer: reducer)
-    #expect(seen.isEmpty)
+    #expect(seen.value.isEmpty)
     store.send("add")
     store.send("look")
-    #expect(seen == ["add → 11", "look → 11"])
+    #expect(seen.value == ["add → 11", "look → 11"])
   }
 
   @Test("CF-11: a binding reads the state; a write sends its action and does not mutate; the constant form ignores the value")
   func bindingWriteIsAnEvent() {
-    var sent: [FormAction] = []
+    let sent = Shared<[FormAction]>([])
     let reducer = Reducer<Form, FormAction> { form, action in
-      sent.append(action)
+      sent.update { $0.append(action) }
       if case .setCount(let n) = action, n >= 0 { form.count = n }  // ignores negatives
       if action == .flip { form.isDirty.toggle() }
       return .none
@@ -134,7 +134,7 @@ struct DerivedEffectTests {
     let dirty = store.binding(for: \.isDirty, send: .flip)
     dirty.value = false  // sends .flip whatever the value
     #expect(store.state.isDirty)
-    #expect(sent == [.setCount(3), .setCount(-1), .flip])
+    #expect(sent.value == [.setCount(3), .setCount(-1), .flip])
   }
 
   @Test("TCA-11: a UI write is a binding action; the binding reducer assigns it; other reducers match its key path; one change per write")

@@ -22,9 +22,26 @@ private func appender(follow: Int = 0) -> Reducer<String, Append> {
   }
 }
 
+/// A reducer as a global constant, as apps declare them: Swift 6 accepts this only because
+/// `Reducer` is `Sendable` (this file does not compile otherwise).
+private let globalCounter = Reducer<Int, Append> { count, action in
+  if case .add = action { count += 1 }
+  return .none
+}
+
 @Suite("Reducer stores: one writer, a FIFO queue, one notification per send")
 @MainActor
 struct ReducerStoreTests {
+  @Test("a reducer can be a global constant and serve several stores")
+  func globalReducer() {
+    let first = ReducerStore(initialState: 0, reducer: globalCounter)
+    let second = ReducerStore(initialState: 10, reducer: globalCounter)
+    first.send(.add("x"))
+    second.send(.add("y"))
+    second.send(.add("z"))
+    #expect(first.state == 1 && second.state == 12)
+  }
+
   @Test("CF-1 / RK-1: a new observer gets the current state at once, the initial state first")
   func initialEmission() {
     let store = ReducerStore(initialState: "initial", reducer: appender())
@@ -146,21 +163,24 @@ struct ReducerStoreTests {
   @Test("TCA-3: a reducer that sends to its own store gets a diagnostic; the action waits its turn")
   func reentrantSendFromReducer() {
     var diagnostics: [StoreDiagnostic] = []
-    var store: ReducerStore<[String], Append>!
-    store = ReducerStore(
+    // (The store runs its reducer on the main actor; the reducer is @Sendable, so it reaches
+    // the store through a shared box and says where it runs.)
+    let shared = Shared<ReducerStore<[String], Append>?>(nil)
+    let store = ReducerStore(
       initialState: [],
-      reducer: Reducer { log, action in
+      reducer: Reducer<[String], Append> { log, action in
         guard case .add(let name) = action else { return .none }
         log.append("enter \(name)")
-        if name == "a" { store.send(.add("b")) }
+        if name == "a" { MainActor.assumeIsolated { _ = shared.value?.send(.add("b")) } }
         log.append("exit \(name)")
         return .none
       },
       diagnostics: { diagnostics.append($0) })
+    shared.update { $0 = store }
     store.send(.add("a"))
     #expect(store.state == ["enter a", "exit a", "enter b", "exit b"])  // RK-2
     #expect(diagnostics == [.sendFromReducer("add(\"b\")")])
-    store = nil  // the reducer holds the variable that holds the store: break the cycle
+    shared.update { $0 = nil }  // the reducer holds the box that holds the store: break the cycle
   }
 
   @Test("an Equatable state that does not change notifies no one; a non-Equatable one always notifies")
