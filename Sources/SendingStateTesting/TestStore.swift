@@ -26,7 +26,7 @@ import Testing
 /// Failures are recorded as Swift Testing issues at the line of the call; set
 /// ``reportFailure`` to report them elsewhere (XCTest, a log).
 @MainActor
-public final class TestStore<State: Equatable, Action: Equatable & Sendable> {
+public final class TestStore<State: Equatable & SendableMetatype, Action: Equatable & Sendable> {
   /// Receives each failure: the message and where the failing call is.
   public typealias FailureReporter = @MainActor (_ message: String, _ location: SourceLocation) -> Void
 

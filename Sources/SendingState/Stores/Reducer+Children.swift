@@ -20,7 +20,7 @@ extension Reducer {
   ///   - child: the child's reducer.
   /// - Returns: the combined reducer.
   public func ifLet<Child, ChildAction: Sendable>(
-    _ state: WritableKeyPath<State, Child?> & Sendable,
+    _ state: any WritableKeyPath<State, Child?> & Sendable,
     action: @escaping @Sendable (Action) -> ChildAction?,
     embed: @escaping @Sendable (ChildAction) -> Action,
     then child: Reducer<Child, ChildAction>
@@ -60,11 +60,11 @@ extension Reducer {
   ///   - element: the element's reducer.
   /// - Returns: the combined reducer.
   public func forEach<Element: Identifiable, ElementAction: Sendable>(
-    _ elements: WritableKeyPath<State, [Element]> & Sendable,
+    _ elements: any WritableKeyPath<State, [Element]> & Sendable,
     action: @escaping @Sendable (Action) -> (id: Element.ID, action: ElementAction)?,
     embed: @escaping @Sendable (Element.ID, ElementAction) -> Action,
     element: Reducer<Element, ElementAction>
-  ) -> Reducer where Element.ID: Sendable {
+  ) -> Reducer where Element.ID: Sendable, Element: SendableMetatype {
     let scope = UUID()
     let path = String(describing: elements)
     @Sendable func scopeOf(_ id: Element.ID) -> EffectID { EffectID(ChildScope(id: scope, element: id)) }

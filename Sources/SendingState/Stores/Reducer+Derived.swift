@@ -26,7 +26,7 @@ extension Reducer {
   ///   - control: the part of the state the work depends on (nil: no work).
   ///   - effect: the work for a control value.
   /// - Returns: the combined reducer.
-  public func onChange<Control: Equatable>(
+  public func onChange<Control: Equatable & SendableMetatype>(
     of control: @escaping @Sendable (State) -> Control?, run effect: @escaping @Sendable (Control) -> Effect<Action>
   ) -> Reducer {
     let id = EffectID(DerivedEffects(id: UUID()))

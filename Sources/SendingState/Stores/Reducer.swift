@@ -48,7 +48,7 @@ public struct Reducer<State, Action: Sendable>: Sendable {
   ///   - action: extracts this reducer's action from a parent action (nil: not ours).
   ///   - embed: wraps this reducer's action as a parent action (for its effects).
   public func pullback<Parent, ParentAction: Sendable>(
-    state: WritableKeyPath<Parent, State> & Sendable,
+    state: any WritableKeyPath<Parent, State> & Sendable,
     action: @escaping @Sendable (ParentAction) -> Action?,
     embed: @escaping @Sendable (Action) -> ParentAction
   ) -> Reducer<Parent, ParentAction> {
