@@ -11,9 +11,10 @@ extension SendingStateCommand {
       abstract: "Serve a live preview of a screen: use it in the browser, reloaded on save.",
       discussion: """
         Prints the page's URL (with a secret token) and serves until Ctrl-C or the terminal
-        closes. The same screen keeps its URL across restarts (its port and token are
-        remembered in ~/.cache/sendingstate/preview, readable by you only), so an open tab
-        reconnects; --port and --token choose them. The page draws the screen as HTML controls in a phone frame; clicks, typing,
+        closes. On loopback the same screen keeps its URL across restarts (its port and
+        token are remembered in $XDG_CACHE_HOME or ~/.cache, under sendingstate/preview,
+        readable by you only), so an open tab reconnects; --port and --token choose them
+        (a token given on the command line is visible to other local users in `ps`). The page draws the screen as HTML controls in a phone frame; clicks, typing,
         drags and gestures become EVENTs; a side panel shows the action log, the state with the
         last step's changes, and errors with file:line. Saving the screen or a module it requires
         reloads it keeping the state; a broken script shows its error and the last good version
@@ -47,7 +48,9 @@ extension SendingStateCommand {
         return parsed
       }
       // The URL this screen had last time, when its port is still free.
-      let memory = PreviewMemory.file(for: screen.screen, environment: ProcessInfo.processInfo.environment)
+      // (Only on loopback: a server other machines can reach gets a fresh token each time.)
+      let loopback = PreviewServer.Configuration(host: host, port: 0).isLoopback
+      let memory = loopback ? PreviewMemory.file(for: screen.screen, environment: ProcessInfo.processInfo.environment) : nil
       let remembered = memory.flatMap(PreviewMemory.load)
       var port = self.port
       if port == 0, let last = remembered?.port, PreviewMemory.isFree(port: last, host: host) { port = last }

@@ -35,28 +35,54 @@ package enum PreviewMemory {
   }
 
   /// The port and token written in `file`, if it holds exactly what ``save(port:token:to:)``
-  /// writes (at most 1 KiB).
+  /// writes (at most 1 KiB) and is trustworthy: a regular file (not a link, a FIFO or a
+  /// device), owned by this user and readable by no one else, in a folder that only this user
+  /// may write to. Anything else is ignored: someone who could plant a token there could drive
+  /// the preview.
   package static func load(from file: String) -> (port: Int, token: PreviewToken)? {
-    guard let handle = FileHandle(forReadingAtPath: file) else { return nil }
-    defer { try? handle.close() }
-    guard let data = try? handle.read(upToCount: 1024), data.count < 1024,
-      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object.count == 2,
+    guard ownedPrivateFolder((file as NSString).deletingLastPathComponent) else { return nil }
+    let descriptor = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid(),
+      info.st_mode & 0o077 == 0, info.st_size < 1024
+    else { return nil }
+    var bytes = [UInt8](repeating: 0, count: 1024)
+    let count = read(descriptor, &bytes, bytes.count)
+    guard count > 0, count < 1024,
+      let object = try? JSONSerialization.jsonObject(with: Data(bytes[..<count])) as? [String: Any], object.count == 2,
       let port = object["port"] as? Int, (1...65_535).contains(port),
       let text = object["token"] as? String, let token = PreviewToken(parsing: text)
     else { return nil }
     return (port, token)
   }
 
-  /// Writes the port and token to `file` (its folders made as needed, the file readable by the
-  /// user only). Failing to write is not an error: the next preview gets a new URL.
+  /// Writes the port and token to `file`: its folders made as needed (readable by this user
+  /// only), the file created new with mode 0600 (never through a link) and renamed into place.
+  /// Nothing is written into a folder another user could write to. Failing to write is not an
+  /// error: the next preview gets a new URL.
   package static func save(port: Int, token: PreviewToken, to file: String) {
     let folder = (file as NSString).deletingLastPathComponent
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let text = #"{"port":\#(port),"token":"\#(token.value)"}"#
-    // Written beside and renamed: a reader never sees half a file.
+    guard ownedPrivateFolder(folder) else { return }
+    let bytes = Array(#"{"port":\#(port),"token":"\#(token.value)"}"#.utf8)
     let scratch = file + ".\(ProcessInfo.processInfo.processIdentifier).tmp"
-    guard FileManager.default.createFile(atPath: scratch, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else { return }
-    if rename(scratch, file) != 0 { unlink(scratch) }
+    unlink(scratch)
+    let descriptor = open(scratch, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return }
+    let written = write(descriptor, bytes, bytes.count)
+    close(descriptor)
+    // Renamed into place: a reader never sees half a file, and a link at `file` is replaced,
+    // not followed.
+    if written != bytes.count || rename(scratch, file) != 0 { unlink(scratch) }
+  }
+
+  /// Whether `folder` is a directory (not a link) owned by this user that no one else may
+  /// write to or read.
+  private static func ownedPrivateFolder(_ folder: String) -> Bool {
+    var info = stat()
+    return lstat(folder, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR && info.st_uid == getuid() && info.st_mode & 0o077 == 0
   }
 
   /// Whether nothing listens on `port` of the IPv4 address `host` now (a remembered port may

@@ -75,6 +75,8 @@ public final class TestStore<State: Equatable & SendableMetatype, Action: Equata
     let recorder = Recorder()
     let recording = Reducer<State, Action> { state, action in
       let effect = reducer.reduce(&state, action)
+      // (Checked at run time: the recorder's unchecked Sendable rests on this.)
+      MainActor.preconditionIsolated("a test store's reducer runs on the main actor")
       if recorder.expectingSent {
         recorder.expectingSent = false
         recorder.sentState = state

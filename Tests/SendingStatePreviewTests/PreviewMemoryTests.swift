@@ -39,6 +39,13 @@ struct PreviewMemoryTests {
     #expect(PreviewMemory.file(for: "/p/other.lua", environment: ["HOME": "/h"]) != home)
   }
 
+  /// Writes `text` to `file` with `mode`.
+  func write(_ text: String, to file: String, mode: Int = 0o600) throws {
+    unlink(file)
+    #expect(FileManager.default.createFile(atPath: file, contents: Data(text.utf8)))
+    try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: file)
+  }
+
   @Test("what is saved loads back, readable by the user only; anything else in the file is ignored")
   func roundTrip() throws {
     let folder = try scratch()
@@ -50,15 +57,53 @@ struct PreviewMemoryTests {
     #expect(loaded?.port == 50_123 && loaded?.token.value == token.value)
     let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
     #expect(mode == 0o600)
+    let folderMode = try FileManager.default.attributesOfItem(atPath: folder + "/deep/er")[.posixPermissions] as? Int
+    #expect(folderMode == 0o700)
+    // The same text, written by hand with the same mode, loads (so the refusals below are about
+    // the content, not the way it was written).
     let good = #""token":"0123456789abcdef0123456789abcdef""#
+    try write(#"{"port":1,\#(good)}"#, to: file)
+    #expect(PreviewMemory.load(from: file)?.port == 1)
     for text in [
       "", "{", "[]", #"{"port":50123}"#, #"{"port":0,\#(good)}"#, #"{"port":70000,\#(good)}"#, #"{"port":"1",\#(good)}"#,
       #"{"port":1,"token":"nope"}"#, #"{"port":1,\#(good),"extra":1}"#, #"{"port":1,\#(good)}"# + String(repeating: " ", count: 2000),
     ] {
-      try text.write(toFile: file, atomically: true, encoding: .utf8)
+      try write(text, to: file)
       #expect(PreviewMemory.load(from: file) == nil, "\(text.prefix(60))")
     }
     #expect(PreviewMemory.load(from: folder + "/missing.json") == nil)
+  }
+
+  @Test("a memory others could have written or read is ignored: a file others may read, a link, a FIFO, a shared folder")
+  func untrusted() throws {
+    let folder = try scratch()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let good = #"{"port":1,"token":"0123456789abcdef0123456789abcdef"}"#
+    let own = folder + "/own"
+    try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+    try write(good, to: own + "/x.json")
+    #expect(PreviewMemory.load(from: own + "/x.json") != nil)
+    try write(good, to: own + "/readable.json", mode: 0o644)
+    #expect(PreviewMemory.load(from: own + "/readable.json") == nil)
+    try FileManager.default.createSymbolicLink(atPath: own + "/link.json", withDestinationPath: own + "/x.json")
+    #expect(PreviewMemory.load(from: own + "/link.json") == nil)
+    #expect(mkfifo(own + "/fifo.json", 0o600) == 0)
+    #expect(PreviewMemory.load(from: own + "/fifo.json") == nil)  // (and does not wait for a writer)
+    // A folder others may write to: nothing is read from it, nothing written to it.
+    let shared = folder + "/shared"
+    try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o777])
+    try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: shared)
+    try write(good, to: shared + "/x.json")
+    #expect(PreviewMemory.load(from: shared + "/x.json") == nil)
+    PreviewMemory.save(port: 2, token: PreviewToken(), to: shared + "/y.json")
+    #expect(!FileManager.default.fileExists(atPath: shared + "/y.json"))
+    // A link where the file goes is replaced, not followed.
+    let target = own + "/target.json"
+    try write("keep", to: target)
+    try FileManager.default.createSymbolicLink(atPath: own + "/z.json", withDestinationPath: target)
+    PreviewMemory.save(port: 3, token: PreviewToken(), to: own + "/z.json")
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep")
+    #expect(PreviewMemory.load(from: own + "/z.json")?.port == 3)
   }
 
   @Test("a port something listens on is not free; one nothing listens on is")
@@ -68,10 +113,10 @@ struct PreviewMemoryTests {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    _ = withUnsafePointer(to: &address) {
+    let bound = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    #expect(listen(listener, 1) == 0)
+    #expect(bound == 0 && listen(listener, 1) == 0)
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     _ = withUnsafeMutablePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }

@@ -122,7 +122,7 @@ struct UnansweredConnectionGuardTests {
 
 extension UnansweredConnectionGuardTests {
   /// On the wall clock: a real server, real sockets and its 20 s answer deadline. Run apart from
-  /// the parallel suite (scripts/test.sh: `--skip RealTime`, then `--filter RealTime`): its
+  /// the parallel suite (scripts/test.sh skips them, then runs them apart): its
   /// CPU-bound tests can hold the main actor and every thread of the cooperative pool for a
   /// minute on a loaded 2-core machine, and the page's first message needs them.
   @Suite("Preview server: connections it never answers, end to end")

@@ -82,7 +82,7 @@ struct SpecTestStoreTests {
 
 extension SpecRunnerTests {
   /// On the wall clock: a spec that waits for a real timer. Run apart from the parallel suite
-  /// (scripts/test.sh: `--skip RealTime`, then `--filter RealTime`): its CPU-bound tests can hold
+  /// (scripts/test.sh skips them, then runs them apart): its CPU-bound tests can hold
   /// every thread of the cooperative pool for a minute on a loaded 2-core machine.
   @Suite("The spec runner on the wall clock")
   @MainActor

@@ -188,7 +188,12 @@ settings.currentTest = nil
 busted.subscribe({ "error", "file" }, function(element, _, message)
   if element.trace == nil or element.trace.currentline == nil then
     local name = tostring(element.name or "?")
-    local line = type(message) == "string" and tonumber(message:match(":(%d+): ")) or 0
+    -- The line Lua names for this file (a module it requires may fail at a line of its own).
+    local line = 0
+    if type(message) == "string" then
+      local at = select(2, message:find(name, 1, true))
+      line = tonumber(at and message:match("^:(%d+): ", at + 1) or message:match("^[^\n]-:(%d+): ")) or 0
+    end
     element.trace = { what = "main", source = "@" .. name, short_src = name, currentline = line, linedefined = 0,
       lastlinedefined = 0, traceback = "" }
   end

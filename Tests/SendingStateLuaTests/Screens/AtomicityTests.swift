@@ -146,7 +146,7 @@ struct AtomicityTests {
 
 extension AtomicityTests {
   /// On the wall clock: real timers, fetches from a loopback server, real async tasks. Run apart
-  /// from the parallel suite (scripts/test.sh: `--skip RealTime`, then `--filter RealTime`): its
+  /// from the parallel suite (scripts/test.sh skips them, then runs them apart): its
   /// CPU-bound tests can hold every thread of the cooperative pool for a minute on a loaded
   /// 2-core machine, and these wait for work that needs one.
   @Suite("Screens: one event is one transaction, with effects on the wall clock")

@@ -50,29 +50,30 @@ struct EffectTests {
     #expect(screen.actionLog == [["type": "slow"]])
   }
 
-  @Test("an error while handling an effect's result is reported with file:line")
-  func asyncErrors() async throws {
-    let screen = try LuaScreen(path: screenFixture("effects.lua"))
-    var reported: [ScriptError] = []
-    screen.onAsyncError = { reported.append($0) }
-    try screen.perform(action: "bad")
-    #expect(await screen.settle(timeout: .seconds(60)))
-    let error = try #require(screen.asyncErrors.first)
-    #expect(error.line == 23 && error.message == "result handler failed")
-    #expect(error.context == "handle (action 'explode')")
-    #expect(reported == [error])
-    #expect(screen.state["ticks"] == 0)
-  }
 }
 
 extension EffectTests {
   /// On the wall clock: real timers, fetches from a loopback server, real async tasks. Run apart
-  /// from the parallel suite (scripts/test.sh: `--skip RealTime`, then `--filter RealTime`): its
+  /// from the parallel suite (scripts/test.sh skips them, then runs them apart): its
   /// CPU-bound tests can hold every thread of the cooperative pool for a minute on a loaded
   /// 2-core machine, and these wait for work that needs one.
   @Suite("Screens: async effects on the wall clock")
   @MainActor
   struct RealTime {
+    @Test("an error while handling an effect's result is reported with file:line")
+    func asyncErrors() async throws {
+      let screen = try LuaScreen(path: screenFixture("effects.lua"))
+      var reported: [ScriptError] = []
+      screen.onAsyncError = { reported.append($0) }
+      try screen.perform(action: "bad")
+      #expect(await screen.settle(timeout: .seconds(60)))
+      let error = try #require(screen.asyncErrors.first)
+      #expect(error.line == 23 && error.message == "result handler failed")
+      #expect(error.context == "handle (action 'explode')")
+      #expect(reported == [error])
+      #expect(screen.state["ticks"] == 0)
+    }
+
     @Test("a timer's actions come back on the main actor and go through handle")
     func timers() async throws {
       let screen = try LuaScreen(path: screenFixture("effects.lua"))

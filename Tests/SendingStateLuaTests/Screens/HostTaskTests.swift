@@ -55,23 +55,6 @@ struct HostTaskTests {
     return try LuaScreen(path: path, options: options)
   }
 
-  @Test("options apply: a debounced task waits on the screen's clock; store:cancel stops it before it runs")
-  func optionsAndCancel() async throws {
-    let clock = VirtualClock(now: 0)
-    let calls = Calls()
-    let screen = try open(clock: clock, calls: calls)
-    try screen.perform(action: ["type": "ask", "n": 2, "wait": 1])
-    try screen.perform(action: ["type": "ask", "n": 6, "wait": 1])  // replaces the first
-    try await screen.advance(by: 1)
-    #expect(await screen.settle(timeout: .seconds(60)))
-    #expect(screen.state["log"] == [12])
-    try screen.perform(action: ["type": "ask", "n": 10, "wait": 1])
-    try screen.perform(action: "stop")
-    try await screen.advance(by: 2)
-    #expect(screen.state["log"] == [12])
-    #expect(calls.inputs == [6])
-  }
-
   @Test("a plugin's middleware may not run host tasks, and learns none of their names")
   func pluginsMayNot() throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("tasks-\(UUID().uuidString).lua").path
@@ -107,12 +90,29 @@ struct HostTaskTests {
 
 extension HostTaskTests {
   /// On the wall clock: real timers, fetches from a loopback server, real async tasks. Run apart
-  /// from the parallel suite (scripts/test.sh: `--skip RealTime`, then `--filter RealTime`): its
+  /// from the parallel suite (scripts/test.sh skips them, then runs them apart): its
   /// CPU-bound tests can hold every thread of the cooperative pool for a minute on a loaded
   /// 2-core machine, and these wait for work that needs one.
   @Suite("Lua host tasks on the wall clock")
   @MainActor
   struct RealTime {
+    @Test("options apply: a debounced task waits on the screen's clock; store:cancel stops it before it runs")
+    func optionsAndCancel() async throws {
+      let clock = VirtualClock(now: 0)
+      let calls = Calls()
+      let screen = try HostTaskTests().open(clock: clock, calls: calls)
+      try screen.perform(action: ["type": "ask", "n": 2, "wait": 1])
+      try screen.perform(action: ["type": "ask", "n": 6, "wait": 1])  // replaces the first
+      try await screen.advance(by: 1)
+      #expect(await screen.settle(timeout: .seconds(60)))
+      #expect(screen.state["log"] == [12])
+      try screen.perform(action: ["type": "ask", "n": 10, "wait": 1])
+      try screen.perform(action: "stop")
+      try await screen.advance(by: 2)
+      #expect(screen.state["log"] == [12])
+      #expect(calls.inputs == [6])
+    }
+
     @Test("the task gets the script's input; its value is the ok action's value, its error the fail action's")
     func roundTrip() async throws {
       let calls = Calls()
