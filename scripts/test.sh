@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Passes the tests on a fresh machine: installs system dependencies, checks the C shim with
 # strict warnings, builds with zero warnings in our own code, runs the whole suite, then runs
-# our specs and the example specs through the CLI, luacheck, real libraries' busted suites and
-# the preview's browser tests.
+# our specs and the example specs through the CLI, luacheck, real libraries' busted suites,
+# the README's install and first steps outside the repository, and the preview's browser tests.
 #
 # Usage: scripts/test.sh [extra `swift test` arguments]
 set -euo pipefail
@@ -82,6 +82,9 @@ rm -rf "$fake"
 # Real libraries' own busted suites pass as under busted 2.1.1 (fetches Debian source packages
 # once; see the script).
 scripts/library-suites.sh "$(swift build --show-bin-path)/sendingstate"
+
+# The README's install and first steps, outside this repository (a release build).
+scripts/newcomer-test.sh
 
 # The live preview in a real browser (Chromium + Selenium), which also refreshes the README's
 # screenshots.
