@@ -59,6 +59,66 @@ describe("the screen driver #screens", function()
       "screen.view is read-only: drive the screen with tap/set/type…")
   end)
 
+  it("keeps screen.state read-only, naming the path and how to change the state", function()
+    local ok, message = pcall(function() counter.state.count = 5 end)
+    assert.is_false(ok)
+    assert.matches("screen_driver_spec.lua:%d+: screen.state.count is read%-only %(screen.state is what the screen "
+      .. "shows%): change the state through the screen, with screen:tap/set/type/send", message)
+    assert.are.equal(1, counter.state.count)
+    assert.error_matches(function() counter.state.brandNew = true end, "screen.state.brandNew is read%-only")
+  end)
+
+  it("keeps the tables inside screen.state read-only too", function()
+    local tasks = ss.open("examples/tasks/tasks.lua")
+    for _, title in ipairs({ "Tea", "Cake" }) do
+      tasks:type("draft", title)
+      tasks:tap("add")
+    end
+    local state = tasks.state
+    assert.error_matches(function() state.tasks[1].done = true end, "screen.state.tasks%[1%].done is read%-only")
+    assert.error_matches(function() table.insert(state.tasks, { title = "Jam", done = false }) end,
+      "screen.state.tasks%[3%] is read%-only")
+    assert.error_matches(function() table.sort(state.tasks, function(a, b) return a.title < b.title end) end,
+      "screen.state.tasks%[%d%] is read%-only")
+    assert.are.same({ { title = "Tea", done = false }, { title = "Cake", done = false } }, tasks.state.tasks)
+  end)
+
+  it("reads screen.state like any table: same, #, pairs, ipairs, next, failure messages", function()
+    local tasks = ss.open("examples/tasks/tasks.lua")
+    tasks:type("draft", "Tea")
+    tasks:tap("add")
+    local state = tasks.state
+    assert.are.same({ draft = "", tasks = { { title = "Tea", done = false } } }, state)
+    assert.are_not.same({ draft = "", tasks = {} }, state)
+    assert.are.equal(1, #state.tasks)
+    assert.are.equal(state.tasks, state.tasks)   -- one view per table
+    local keys = {}
+    for key in pairs(state) do keys[#keys + 1] = key end
+    table.sort(keys)
+    assert.are.same({ "draft", "tasks" }, keys)
+    for i, task in ipairs(state.tasks) do assert.are.same({ i, "Tea" }, { i, task.title }) end
+    local first = next(state)
+    assert.is_true(first == "draft" or first == "tasks")
+    assert.is_not_nil(next(state.tasks))
+    assert.are.equal("Tea", table.concat({ state.tasks[1].title }))
+    local ok, message = pcall(function() assert.are.same({ draft = "", tasks = {} }, state) end)
+    assert.is_false(ok)
+    assert.matches("%[title%] = 'Tea'", tostring(message))
+  end)
+
+  it("hands screen.state back to the screen as plain values", function()
+    local tasks = ss.open("examples/tasks/tasks.lua")
+    tasks:type("draft", "Tea")
+    tasks:tap("add")
+    local again = ss.open("examples/tasks/tasks.lua", { state = tasks.state })
+    assert.are.same({ { title = "Tea", done = false } }, again.state.tasks)
+    local tea = tasks.state.tasks[1]
+    local mixed = { draft = "", tasks = { tea, { title = "Cake", done = true } } }
+    local third = ss.open("examples/tasks/tasks.lua", { state = mixed })
+    assert.are.same({ { title = "Tea", done = false }, { title = "Cake", done = true } }, third.state.tasks)
+    assert.is_true(rawequal(tea, rawget(mixed.tasks, 1)))   -- the caller's table is left as it was
+  end)
+
   it("hands values to spies like any Lua code", function()
     local seen = spy.new(function() end)
     counter:tap("plus")

@@ -203,6 +203,8 @@ end, { priority = 1 })
 -- The screen driver (`require "sendingstate"`): closes screens with their test or block.
 local driver = prims.driverModule(prims, settings, busted)
 package.loaded.sendingstate = driver.module
+-- `next` that walks a spec's read-only screen.state (luassert compares and prints tables with it).
+next = driver.next  -- luacheck: ignore 121
 
 busted.subscribe({ "error", "output" }, function(element, _, message)
   writeError("sendingstate test: cannot load output '" .. tostring(element.name) .. "': " .. tostring(message) .. "\n")

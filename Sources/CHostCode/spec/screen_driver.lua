@@ -113,6 +113,77 @@ return function(prims, settings, busted)
     return result
   end
 
+  -- {======================================================================
+  -- screen.state, read-only: a spec changes a screen's state only through the screen (its
+  -- events, expect, send) or opens it with a start state. A write anywhere inside the state is an
+  -- error at the spec's line; reads, #, pairs, ipairs, next (the host's `next` is `stateNext`),
+  -- luassert's comparisons and its failure messages see the state as it is. Tables that go back
+  -- to the host (actions, values, start states, fake answers) are unwrapped by `plain`.
+  -- =======================================================================
+  local rawnext = next
+  local targetOf = setmetatable({}, { __mode = "k" })   -- view -> the state table it shows
+  local pathOf = setmetatable({}, { __mode = "k" })     -- view -> "screen.state.items[2]"
+  local viewOf = setmetatable({}, { __mode = "k" })     -- state table -> its view (ephemeron)
+  local readOnlyMeta = { __metatable = "screen.state (read-only)", __name = "screen.state" }
+
+  local function readOnly(value, at)
+    if type(value) ~= "table" then return value end
+    local view = viewOf[value]
+    if view == nil then
+      view = setmetatable({}, readOnlyMeta)
+      targetOf[view], pathOf[view], viewOf[value] = value, at, view
+    end
+    return view
+  end
+  local function childPath(view, key)
+    local at = pathOf[view]
+    if math.type(key) == "integer" then return format("%s[%d]", at, key) end
+    if isIdentifier(key) then return at .. "." .. key end
+    return format("%s[%s]", at, literal(key))
+  end
+  local function stateNext(t, key)
+    local target = targetOf[t]
+    if target == nil then return rawnext(t, key) end
+    local nextKey, value = rawnext(target, key)
+    if nextKey == nil then return nil end
+    return nextKey, readOnly(value, childPath(t, nextKey))
+  end
+  readOnlyMeta.__index = function(view, key)
+    local value = targetOf[view][key]
+    if type(value) ~= "table" then return value end
+    return readOnly(value, childPath(view, key))
+  end
+  readOnlyMeta.__newindex = function(view, key)
+    error(format("%s is read-only (screen.state is what the screen shows): change the state through the screen, "
+      .. "with screen:tap/set/type/send or screen:expect(action, function(state) … end), or start it with "
+      .. "ss.open(path, { state = { … } })", childPath(view, key)), 2)
+  end
+  readOnlyMeta.__len = function(view) return #targetOf[view] end
+  readOnlyMeta.__pairs = function(view) return stateNext, view, nil end
+
+  -- `value` with every read-only view in it replaced by the table it shows (copied only where
+  -- it holds one, so the caller's own tables are never changed).
+  local function plain(value, seen)
+    if type(value) ~= "table" then return value end
+    local target = targetOf[value]
+    if target ~= nil then return target end
+    seen = seen or {}
+    if seen[value] then return value end
+    seen[value] = true
+    local result = value
+    for key, item in rawnext, value do
+      local unwrapped = plain(item, seen)
+      if unwrapped ~= item then
+        if result == value then
+          result = {}
+          for k, v in rawnext, value do result[k] = v end
+        end
+        result[key] = unwrapped
+      end
+    end
+    return result
+  end
+
   -- The paths where two states differ, as lines "− path = expected" / "+ path = actual".
   local function differences(expected, actual, at, lines)
     if same(expected, actual) then return lines end
@@ -212,7 +283,9 @@ return function(prims, settings, busted)
           error(message, 3)
         end
       end
-      local ok, problem = prims.act(handle, list, index, verb, ...)
+      local arguments = table.pack(...)
+      for i = 1, arguments.n do arguments[i] = plain(arguments[i]) end
+      local ok, problem = prims.act(handle, list, index, verb, table.unpack(arguments, 1, arguments.n))
       if not ok then error(problem, 3) end
       if t then
         -- A driven event is sent, not received; its state is accepted as it is.
@@ -277,7 +350,7 @@ return function(prims, settings, busted)
           error(message, 2)
         end
         local before = t.asserted
-        local ok, problem = prims.perform(handle, action)
+        local ok, problem = prims.perform(handle, plain(action))
         if not ok then error(problem, 2) end
         pull(t, handle)
         t.queue = {}
@@ -333,7 +406,7 @@ return function(prims, settings, busted)
     }
     local screen = setmetatable({}, {
       __index = function(_, key)
-        if key == "state" then return prims.state(handle) end
+        if key == "state" then return readOnly(prims.state(handle), "screen.state") end
         if key == "actions" then return prims.actions(handle) end
         if key == "pending" then return prims.pending(handle) end
         if key == "named" then return prims.named(handle) end
@@ -388,7 +461,8 @@ return function(prims, settings, busted)
     if tasks ~= nil and type(tasks) ~= "table" then
       error("ss.open(path, options): options.tasks must map task names to answers: { geocode = { value = {...} } }", 2)
     end
-    local handle, problem = prims.open(screenPath, options and options.state, dataPath, plugins, clock, fetch, tasks)
+    local handle, problem = prims.open(screenPath, plain(options and options.state), dataPath, plugins, clock,
+      plain(fetch), plain(tasks))
     if not handle then error(problem, 2) end
     open[handle] = scopes[#scopes] or true
     order[#order + 1] = handle
@@ -473,6 +547,8 @@ return function(prims, settings, busted)
 
   return {
     module = module,
+    -- The host's `next`: like Lua's, and it walks a read-only screen.state as the state it shows.
+    next = stateNext,
     -- A test's lifecycle (before_each … after_each) or a block's begins / ends.
     scopeBegin = function(element) scopes[#scopes + 1] = element end,
     scopeEnd = function(element)
