@@ -10,6 +10,18 @@
 /// Integral floats decode as integers (`3.0` → `3`); a fractional one does not. Integers must fit
 /// the target type. A list where fields are expected (or the reverse), and a table that mixes
 /// both, are errors.
+///
+/// **Enums with associated values** decode from Lua's action shape, with no hand-written
+/// `init(from:)`: the `type` field names the case, the other fields are its labelled values and
+/// list items its unlabelled ones; a bare string names a case without values. Swift's own keyed
+/// shape (`{ card = { number = "4242" } }`, what ``LuaValueEncoder`` writes) decodes too.
+///
+/// ```swift
+/// enum CartAction: Decodable { case clear, add(title: String, count: Int), remove(Int) }
+/// // { type = "add", title = "Tea", count = 2 } → .add(title: "Tea", count: 2)
+/// // { type = "remove", 3 } → .remove(3);  "clear" → .clear
+/// // { type = "ad" } throws "action.type: no case 'ad' in CartAction (…)"
+/// ```
 public struct LuaValueDecoder: Sendable {
   /// The name of the root value in error paths.
   public var rootName: String
@@ -23,11 +35,18 @@ public struct LuaValueDecoder: Sendable {
   ///
   /// - Throws: ``LuaBridgeError`` naming the field path of the first mismatch.
   public func decode<T: Decodable>(_ type: T.Type, from value: LuaValue) throws(LuaBridgeError) -> T {
+    let unmatched = UnmatchedCases()
     do {
       if T.self == LuaValue.self, let same = value as? T { return same }
-      return try T(from: LuaDecoding(value: value, path: LuaPath(root: rootName)))
+      return try T(from: LuaDecoding(value: value, path: LuaPath(root: rootName), unmatched: unmatched))
     } catch let error as LuaBridgeError {
       throw error
+    } catch let DecodingError.typeMismatch(enumType, _) where unmatched.note(for: enumType) != nil {
+      // Swift's synthesized enum decoding found no case key: say which `type` named no case.
+      let note = unmatched.note(for: enumType)!
+      throw LuaBridgeError(
+        path: note.path.appending(field: "type"),
+        problem: "no case '\(note.name)' in \(enumType) (the action's type must name one of its cases, spelt as in Swift)")
     } catch let DecodingError.dataCorrupted(context) {
       throw LuaBridgeError(path: LuaPath(root: rootName), problem: context.debugDescription)
     } catch {
@@ -48,13 +67,63 @@ func describe(_ value: LuaValue) -> String {
   }
 }
 
+/// The tables of one decoding whose `type` named no key of the keys they were read with, so a
+/// synthesized enum's "no case key" error can name the case it was given.
+final class UnmatchedCases {
+  struct Note {
+    let keys: Any.Type
+    let name: String
+    let path: LuaPath
+  }
+  private var notes: [Note] = []
+
+  func record<Key: CodingKey>(_ keys: Key.Type, name: String, path: LuaPath) {
+    notes.append(Note(keys: keys, name: name, path: path))
+  }
+
+  /// The last note made with `enumType`'s own coding keys: `App.Action.CodingKeys`, or
+  /// `App.Action.(unknown context at $…).CodingKeys` as Swift names the synthesized (private) ones.
+  func note(for enumType: Any.Type) -> Note? {
+    let owner = String(reflecting: enumType) + "."
+    return notes.last { note in
+      let name = String(reflecting: note.keys)
+      guard name.hasPrefix(owner), name.hasSuffix("CodingKeys") else { return false }
+      let between = name.dropFirst(owner.count).dropLast("CodingKeys".count)
+      return between.isEmpty
+        || (between.hasPrefix("(unknown context at ") && between.hasSuffix(").") && !between.dropLast().contains("."))
+    }
+  }
+}
+
 struct LuaDecoding: Decoder {
   let value: LuaValue
   let path: LuaPath
+  let unmatched: UnmatchedCases
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    // An enum case in Lua's action shape: `{ type = "add", title = "Tea" }`, `{ type = "remove", 3 }`
+    // or "clear", read with the enum's keys (its case names; a type with a `type` key is not one).
+    if Key(stringValue: "type") == nil {
+      switch value {
+      case .string(let name) where Key(stringValue: name) != nil:
+        return KeyedDecodingContainer(
+          LuaKeyedDecoding<Key>(fields: [:], path: path, unmatched: unmatched, enumCase: (name, [:])))
+      case .table(let table):
+        if case .string(let name)? = table.fields["type"] {
+          if Key(stringValue: name) != nil {
+            var payload = table.fields
+            payload["type"] = nil
+            for (offset, element) in table.sequence.enumerated() { payload["_\(offset)"] = element }
+            return KeyedDecodingContainer(
+              LuaKeyedDecoding<Key>(fields: table.fields, path: path, unmatched: unmatched, enumCase: (name, payload)))
+          }
+          unmatched.record(Key.self, name: name, path: path)
+        }
+      default: break
+      }
+    }
     guard case .table(let table) = value else {
       throw LuaBridgeError(path: path, problem: "expected table, got \(describe(value))")
     }
@@ -65,7 +134,7 @@ struct LuaDecoding: Decoder {
           ? "expected a table with named fields, got a list"
           : "table mixes a list (\(table.sequence.count) items) with named fields")
     }
-    return KeyedDecodingContainer(LuaKeyedDecoding<Key>(fields: table.fields, path: path))
+    return KeyedDecodingContainer(LuaKeyedDecoding<Key>(fields: table.fields, path: path, unmatched: unmatched))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -80,17 +149,18 @@ struct LuaDecoding: Decoder {
           ? "expected a list, got a table with named fields (\(names))"
           : "table mixes a list (\(table.sequence.count) items) with named fields (\(names))")
     }
-    return LuaUnkeyedDecoding(elements: table.sequence, path: path)
+    return LuaUnkeyedDecoding(elements: table.sequence, path: path, unmatched: unmatched)
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
-    LuaSingleDecoding(value: value, path: path)
+    LuaSingleDecoding(value: value, path: path, unmatched: unmatched)
   }
 }
 
 struct LuaSingleDecoding: SingleValueDecodingContainer {
   let value: LuaValue
   let path: LuaPath
+  let unmatched: UnmatchedCases
   var codingPath: [any CodingKey] { [] }
 
   func mismatch(_ expected: String) -> LuaBridgeError {
@@ -144,21 +214,29 @@ struct LuaSingleDecoding: SingleValueDecodingContainer {
 
   func decode<T: Decodable>(_ type: T.Type) throws -> T {
     if T.self == LuaValue.self, let same = value as? T { return same }
-    return try T(from: LuaDecoding(value: value, path: path))
+    return try T(from: LuaDecoding(value: value, path: path, unmatched: unmatched))
   }
 }
 
 struct LuaKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let fields: [String: LuaValue]
   let path: LuaPath
+  let unmatched: UnmatchedCases
+  /// Set when the table is an enum case in Lua's action shape: the case's name and its values
+  /// (named fields, and list items as `_0`, `_1`, … as Swift names unlabelled values).
+  var enumCase: (name: String, payload: [String: LuaValue])?
   var codingPath: [any CodingKey] { [] }
 
-  var allKeys: [Key] { fields.keys.sorted().compactMap { Key(stringValue: $0) } }
+  var allKeys: [Key] {
+    if let enumCase { return Key(stringValue: enumCase.name).map { [$0] } ?? [] }
+    return fields.keys.sorted().compactMap { Key(stringValue: $0) }
+  }
 
   func contains(_ key: Key) -> Bool { fields[key.stringValue] != nil }
 
   private func single(_ key: Key) -> LuaSingleDecoding {
-    LuaSingleDecoding(value: fields[key.stringValue] ?? .nil, path: path.appending(field: key.stringValue))
+    LuaSingleDecoding(
+      value: fields[key.stringValue] ?? .nil, path: path.appending(field: key.stringValue), unmatched: unmatched)
   }
 
   func decodeNil(forKey key: Key) throws -> Bool { (fields[key.stringValue] ?? .nil) == .nil }
@@ -179,18 +257,26 @@ struct LuaKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
     -> KeyedDecodingContainer<NestedKey>
   {
-    try LuaDecoding(value: fields[key.stringValue] ?? .nil, path: path.appending(field: key.stringValue))
-      .container(keyedBy: type)
+    if let enumCase, key.stringValue == enumCase.name {
+      // The case's values sit beside `type`, at the action's own path.
+      return KeyedDecodingContainer(LuaKeyedDecoding<NestedKey>(fields: enumCase.payload, path: path, unmatched: unmatched))
+    }
+    return try LuaDecoding(
+      value: fields[key.stringValue] ?? .nil, path: path.appending(field: key.stringValue), unmatched: unmatched
+    ).container(keyedBy: type)
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-    try LuaDecoding(value: fields[key.stringValue] ?? .nil, path: path.appending(field: key.stringValue))
-      .unkeyedContainer()
+    try LuaDecoding(
+      value: fields[key.stringValue] ?? .nil, path: path.appending(field: key.stringValue), unmatched: unmatched
+    ).unkeyedContainer()
   }
 
-  func superDecoder() throws -> any Decoder { LuaDecoding(value: .table(LuaTable(fields: fields)), path: path) }
+  func superDecoder() throws -> any Decoder {
+    LuaDecoding(value: .table(LuaTable(fields: fields)), path: path, unmatched: unmatched)
+  }
   func superDecoder(forKey key: Key) throws -> any Decoder {
-    LuaDecoding(value: fields[key.stringValue] ?? .nil, path: path.appending(field: key.stringValue))
+    LuaDecoding(value: fields[key.stringValue] ?? .nil, path: path.appending(field: key.stringValue), unmatched: unmatched)
   }
 }
 
@@ -208,6 +294,7 @@ func expectedName(_ type: Any.Type) -> String {
 struct LuaUnkeyedDecoding: UnkeyedDecodingContainer {
   let elements: [LuaValue]
   let path: LuaPath
+  let unmatched: UnmatchedCases
   var currentIndex = 0
   var codingPath: [any CodingKey] { [] }
   var count: Int? { elements.count }
@@ -218,7 +305,7 @@ struct LuaUnkeyedDecoding: UnkeyedDecodingContainer {
       throw LuaBridgeError(path: path.appending(index: currentIndex + 1), problem: "missing (the list is shorter)")
     }
     defer { currentIndex += 1 }
-    return LuaSingleDecoding(value: elements[currentIndex], path: path.appending(index: currentIndex + 1))
+    return LuaSingleDecoding(value: elements[currentIndex], path: path.appending(index: currentIndex + 1), unmatched: unmatched)
   }
 
   mutating func decodeNil() throws -> Bool {
@@ -236,17 +323,17 @@ struct LuaUnkeyedDecoding: UnkeyedDecodingContainer {
     -> KeyedDecodingContainer<NestedKey>
   {
     let slot = try next()
-    return try LuaDecoding(value: slot.value, path: slot.path).container(keyedBy: type)
+    return try LuaDecoding(value: slot.value, path: slot.path, unmatched: unmatched).container(keyedBy: type)
   }
 
   mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
     let slot = try next()
-    return try LuaDecoding(value: slot.value, path: slot.path).unkeyedContainer()
+    return try LuaDecoding(value: slot.value, path: slot.path, unmatched: unmatched).unkeyedContainer()
   }
 
   mutating func superDecoder() throws -> any Decoder {
     let slot = try next()
-    return LuaDecoding(value: slot.value, path: slot.path)
+    return LuaDecoding(value: slot.value, path: slot.path, unmatched: unmatched)
   }
 }
 

@@ -2,13 +2,20 @@
 ///
 /// Structs and dictionaries with string keys become tables of fields, arrays become lists,
 /// optionals that are `nil` become absent fields, enums with raw values become their raw value,
-/// enums with payloads become `{ caseName = { … } }`, integers stay integers and floats stay
-/// floats. Integers that do not fit Lua's 64-bit integers and NaN are errors naming the path:
+/// integers stay integers and floats stay floats. Integers that do not fit Lua's 64-bit integers
+/// and NaN are errors naming the path:
 ///
 /// ```swift
 /// let value = try LuaValueEncoder().encode(Product(title: "Tea", price: 3.5))
 /// // ["title": "Tea", "price": 3.5]
 /// ```
+///
+/// Enums with associated values (Swift's synthesized `Codable`) take Lua's action shape, the one
+/// ``LuaValueDecoder`` reads back: `type` names the case, labelled values are fields and
+/// unlabelled ones list items — `.add(title: "Tea", count: 2)` is `{ type = "add", title = "Tea",
+/// count = 2 }`, `.remove(3)` is `{ type = "remove", 3 }`, `.clear` is `{ type = "clear" }`. An enum
+/// with a case named `type`, or a case with a value labelled `type`, keeps Swift's keyed shape
+/// (`{ setFilter = { type = "all" } }`), since `type` could not name the case.
 public struct LuaValueEncoder: Sendable {
   /// The name of the root value in error paths.
   public var rootName: String
@@ -144,6 +151,14 @@ struct LuaKeyedEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
     -> KeyedEncodingContainer<NestedKey>
   {
+    if Key(stringValue: "type") == nil, LuaEnumCase.isSynthesized(keyType, caseName: key.stringValue),
+      case .table(let table) = storage.value, table.fields.isEmpty, table.sequence.isEmpty
+    {
+      // A synthesized enum case: `{ type = "add", title = "Tea" }` rather than `{ add = { title = "Tea" } }`.
+      let enumCase = LuaEnumCase(name: key.stringValue, storage: storage)
+      enumCase.commit()
+      return KeyedEncodingContainer(LuaEnumCaseEncoding<NestedKey>(path: path, enumCase: enumCase))
+    }
     let nested = LuaEncodingSlot()
     nested.value = .table(LuaTable())
     defer { set(key, nested.value) }
@@ -169,6 +184,88 @@ struct LuaKeyedEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func superEncoder() -> any Encoder { LuaEncoding(path: path, storage: storage) }
   mutating func superEncoder(forKey key: Key) -> any Encoder {
     LuaEncoding(path: path.appending(field: key.stringValue), storage: storage)
+  }
+}
+
+/// One enum case being encoded in Lua's action shape; every change rewrites the enum's slot.
+final class LuaEnumCase {
+  let name: String
+  let storage: LuaEncodingSlot
+  var values: [String: LuaValue] = [:]
+
+  init(name: String, storage: LuaEncodingSlot) {
+    self.name = name
+    self.storage = storage
+  }
+
+  /// Whether `keys` are the keys Swift synthesizes for the values of case `caseName`
+  /// (`AddCodingKeys` for `add`): only then is the container an enum case, not a hand-written one.
+  static func isSynthesized(_ keys: any CodingKey.Type, caseName: String) -> Bool {
+    guard let first = caseName.first else { return false }
+    return String(describing: keys) == first.uppercased() + caseName.dropFirst() + "CodingKeys"
+  }
+
+  /// `{ type = name, label = value…, unlabelled values as items }` (an unlabelled value after a
+  /// `nil` one stays a field, `_1`, as Swift names it); Swift's keyed shape when a value is
+  /// labelled `type`.
+  func commit() {
+    if values["type"] != nil {
+      storage.value = .table(LuaTable(fields: [name: .table(LuaTable(fields: values))]))
+      return
+    }
+    var items: [LuaValue] = []
+    var fields = values
+    while let item = fields.removeValue(forKey: "_\(items.count)") { items.append(item) }
+    fields["type"] = .string(name)
+    storage.value = .table(LuaTable(sequence: items, fields: fields))
+  }
+}
+
+/// The values of an enum case (see ``LuaEnumCase``), at the enum's own path.
+struct LuaEnumCaseEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let path: LuaPath
+  let enumCase: LuaEnumCase
+  var codingPath: [any CodingKey] { [] }
+
+  private func set(_ key: Key, _ value: LuaValue) {
+    enumCase.values[key.stringValue] = value == .nil ? nil : value
+    enumCase.commit()
+  }
+
+  mutating func encodeNil(forKey key: Key) throws {}
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    var single = LuaSingleEncoding(path: path.appending(field: key.stringValue), storage: LuaEncodingSlot())
+    try single.encode(value)
+    set(key, single.storage.value)
+  }
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+    -> KeyedEncodingContainer<NestedKey>
+  {
+    let nested = LuaEncodingSlot()
+    nested.value = .table(LuaTable())
+    set(key, nested.value)
+    return KeyedEncodingContainer(
+      LuaDeferredKeyedEncoding<NestedKey>(path: path.appending(field: key.stringValue), storage: nested) {
+        [enumCase] value in
+        enumCase.values[key.stringValue] = value
+        enumCase.commit()
+      })
+  }
+  mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    let nested = LuaEncodingSlot()
+    nested.value = .table(LuaTable())
+    set(key, nested.value)
+    return LuaUnkeyedEncoding(path: path.appending(field: key.stringValue), storage: nested) { [enumCase] value in
+      enumCase.values[key.stringValue] = value
+      enumCase.commit()
+    }
+  }
+  mutating func superEncoder() -> any Encoder {
+    let slot = LuaEncodingSlot()
+    return LuaEncoding(path: path, storage: slot)
+  }
+  mutating func superEncoder(forKey key: Key) -> any Encoder {
+    LuaEncoding(path: path.appending(field: key.stringValue), storage: LuaEncodingSlot())
   }
 }
 

@@ -20,31 +20,10 @@ struct CardModel: Codable, Equatable, LuaTableRepresentable {
   }
 }
 
+/// Lua returns `{ type = "buy", id = … }`; synthesized Codable reads it (no init(from:)).
 enum CardAction: Codable, Equatable {
   case buy(id: String)
   case favorite(id: String, on: Bool)
-
-  // Lua actions are tables with a `type`; decode them into Swift cases.
-  private enum Keys: String, CodingKey { case type, id, on }
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: Keys.self)
-    switch try container.decode(String.self, forKey: .type) {
-    case "buy": self = .buy(id: try container.decode(String.self, forKey: .id))
-    default: self = .favorite(id: try container.decode(String.self, forKey: .id), on: try container.decode(Bool.self, forKey: .on))
-    }
-  }
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: Keys.self)
-    switch self {
-    case .buy(let id):
-      try container.encode("buy", forKey: .type)
-      try container.encode(id, forKey: .id)
-    case .favorite(let id, let on):
-      try container.encode("favorite", forKey: .type)
-      try container.encode(id, forKey: .id)
-      try container.encode(on, forKey: .on)
-    }
-  }
 }
 
 /// A Swift view whose configurer and forwarder are scripts.
