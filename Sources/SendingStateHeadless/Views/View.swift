@@ -27,6 +27,11 @@ open class View: SendingStateHost, SideStorageProviding, GestureHosting, Animati
   public var alpha: Double = 1
   /// Whether the view takes user interaction (controls: whether they are enabled).
   public var isEnabled = true
+  /// An integer you choose to identify the view, as `UIView.tag` does; `0` unless set.
+  ///
+  /// Event forwarders read it at event time (`[.applyFilter(sender.tag)]`). It is not drawn,
+  /// so the render tree leaves it out.
+  public var tag = 0
 
   /// The view's size, as a layout would set it (zero until then). A view with an empty size
   /// does not animate (``canAnimate``).

@@ -52,6 +52,19 @@ struct ViewTests {
     #expect(!child.isInteractive)
   }
 
+  @Test("tag is 0 until set, like UIView.tag, and stays out of the render tree")
+  func tag() {
+    let root = View(id: "root")
+    let button = Button(id: "b", title: "Go")
+    root.addSubview(button)
+    #expect(root.tag == 0 && button.tag == 0)
+    let before = root.renderTree().text
+    button.tag = 42
+    root.tag = -1
+    #expect(button.tag == 42 && root.tag == -1)
+    #expect(root.renderTree().text == before)
+  }
+
   @Test("gesture recognizers attach to one view at a time")
   func gestureAttachment() {
     let a = View()

@@ -284,7 +284,6 @@ struct HandlerRegistrationTests {
   func c63_cellReuseLoop() {
     final class Cell: View, EventForwardingProvider {
       let button = Button()
-      var tag = 0
       var eventForwarder: any EventForwardable {
         EventForwarder(button) { [weak self] _, ctx in
           ctx.control(.touchUpInside) { [TestAction.buttonTapped(self?.tag ?? -1)] }
