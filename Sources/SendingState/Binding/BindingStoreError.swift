@@ -1,6 +1,7 @@
 /// Why a type-erased store refused a value or a binder.
 ///
-/// Thrown by ``AnyBindingStore/setState(_:)`` and ``AnyBindingStore/tryApply(to:)``:
+/// Thrown by ``AnyBindingStore/setState(_:)`` and ``AnyBindingStore/tryApply(to:)`` (and, for a
+/// binder, by ``AnyBoundable/tryApply(to:)``):
 ///
 /// ```swift
 /// do { try anyStore.setState(42) } catch { print(error) }
