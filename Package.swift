@@ -18,6 +18,8 @@ let package = Package(
     .library(name: "SendingState", targets: ["SendingState"]),
     .library(name: "SendingStateHeadless", targets: ["SendingStateHeadless"]),
     .library(name: "SendingStateLua", targets: ["SendingStateLua"]),
+    // Plugins: manifests, grants, lockfiles and Swift native plugins (`NativePlugin`).
+    .library(name: "SendingStatePlugins", targets: ["SendingStatePlugins"]),
     // For test targets: the exhaustive test store and a test clock.
     .library(name: "SendingStateTesting", targets: ["SendingStateTesting"]),
     // The live preview server is its own product, so library users never pull in a web stack.

@@ -9,7 +9,7 @@ out=${1:-.build/docs}
 mkdir -p "$out"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-for target in SendingState SendingStateHeadless SendingStateLua SendingStateTesting; do
+for target in SendingState SendingStateHeadless SendingStateLua SendingStatePlugins SendingStateTesting; do
   if ! swift package --disable-sandbox --allow-writing-to-directory "$out" \
     generate-documentation --target "$target" --warnings-as-errors \
     --output-path "$out/$target" >"$log" 2>&1; then

@@ -85,6 +85,8 @@ scripts/library-suites.sh "$(swift build --show-bin-path)/sendingstate"
 
 # The README's install and first steps, outside this repository (a release build).
 scripts/newcomer-test.sh
+# The README's "Add SendingState to your package" and every Swift snippet, compiled as a user's package.
+scripts/readme-snippets.sh
 
 # The live preview in a real browser (Chromium + Selenium), which also refreshes the README's
 # screenshots.

@@ -140,8 +140,10 @@ public struct PluginManifest: Equatable, Sendable {
   /// - Throws: ``PluginError`` naming the plugin (or its folder), the manifest's file and, when
   ///   the problem is a field, the line that sets it.
   ///
-  /// - Parameter text: the manifest's text when it was already read (and hashed); `nil`: read
-  ///   the file.
+  /// - Parameters:
+  ///   - folder: the plugin's folder (holding `plugin.lua`).
+  ///   - hostAPI: the host API version the manifest's `api` must accept.
+  ///   - text: the manifest's text when it was already read (and hashed); `nil`: read the file.
   public static func load(folder: String, hostAPI: SemanticVersion, text: String? = nil) throws(PluginError) -> PluginManifest {
     let file = (folder as NSString).appendingPathComponent(fileName)
     let folderName = (folder as NSString).lastPathComponent

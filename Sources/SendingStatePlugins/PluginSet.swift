@@ -30,12 +30,12 @@ public struct PluginSet: Sendable {
   /// The Swift plugins in use (the built-in ones unless told otherwise).
   public var natives: [any NativePlugin] = []
 
-  /// The modules of every plugin loaded, for ``LuaScreen/Options/modules``.
+  /// The modules of every plugin loaded, for `LuaScreen.Options.modules`.
   public var modules: [String: String] {
     plugins.reduce(into: [:]) { all, plugin in all.merge(plugin.moduleFiles) { first, _ in first } }
   }
 
-  /// The components of every plugin loaded, for ``LuaScreen/Options/components``.
+  /// The components of every plugin loaded, for `LuaScreen.Options.components`.
   public var components: [String: LuaScreen.PluginScript] {
     let lua = plugins.reduce(into: [:]) { all, plugin in all.merge(plugin.componentFiles) { first, _ in first } }
     return natives.reduce(into: lua) { all, native in
@@ -45,7 +45,7 @@ public struct PluginSet: Sendable {
     }
   }
 
-  /// The unit renderers of every plugin loaded, for ``LuaScreen/Options/units``.
+  /// The unit renderers of every plugin loaded, for `LuaScreen.Options.units`.
   public var units: [String: LuaScreen.PluginScript] {
     let lua = plugins.reduce(into: [:]) { all, plugin in all.merge(plugin.unitFiles) { first, _ in first } }
     return natives.reduce(into: lua) { all, native in
@@ -66,7 +66,7 @@ public struct PluginSet: Sendable {
       }
   }
 
-  /// The Swift plugins' modules, for ``LuaScreen/Options/hostModules``.
+  /// The Swift plugins' modules, for `LuaScreen.Options.hostModules`.
   public var hostModules: [String: [String: LuaScreen.HostFunction]] {
     natives.reduce(into: [:]) { all, native in
       for module in native.modules {
@@ -75,7 +75,7 @@ public struct PluginSet: Sendable {
     }
   }
 
-  /// The host API version plugins are checked against (``LuaScreen/apiVersion``).
+  /// The host API version plugins are checked against (`LuaScreen.apiVersion`).
   public static var hostAPI: SemanticVersion { SemanticVersion(LuaScreen.apiVersion)! }
 
   /// Gives a screen everything the loaded plugins provide: modules, components, unit
@@ -130,6 +130,10 @@ public struct PluginSet: Sendable {
   /// against the lockfile and the grants.
   ///
   /// - Parameters:
+  ///   - explicit: plugin folders named by the user, read first.
+  ///   - screen: the screen's path; the plugins in its folder's `plugins/` come next.
+  ///   - environment: where ``pathVariable`` (`SENDINGSTATE_PLUGIN_PATH`, more folders) is read from.
+  ///   - hostAPI: the host API version each manifest's `api` must accept (``hostAPI``).
   ///   - grants: what the user granted (`--grant`); a plugin whose manifest lists a capability
   ///     that neither these nor the lockfile grant is left out, naming it.
   ///   - lockFile: the lockfile to check against; `nil`: `plugins.lock` beside the screen, if

@@ -1,0 +1,1 @@
+// The README's lua-runtime snippet needs nothing beyond the products it imports.

@@ -1,0 +1,1 @@
+// The README's native-plugin snippet needs nothing beyond the products it imports.
