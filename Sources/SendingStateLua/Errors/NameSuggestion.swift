@@ -12,11 +12,11 @@
 package enum NameSuggestion {
   /// The nearest of `names` to `name`, or nil when none is near enough (or `name` is one of them).
   package static func closest(to name: String, among names: [String]) -> String? {
-    guard !names.contains(name) else { return nil }
+    // Keys are short: a long one is no misspelling (and is not worth lowercasing or folding).
+    guard name.utf8.count <= 64, !names.contains(name) else { return nil }
     let folded = fold(name)
     if let same = names.first(where: { fold($0) == folded }) { return same }
     let word = Array(name.lowercased())
-    guard word.count <= 64 else { return nil }  // (keys are short; a long one is no misspelling)
     var best: (name: String, distance: Int)?
     for candidate in names {
       let other = Array(candidate.lowercased())

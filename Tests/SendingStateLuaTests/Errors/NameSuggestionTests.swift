@@ -22,6 +22,12 @@ struct NameSuggestionTests {
     #expect(NameSuggestion.closest(to: name, among: Self.fields) == nil)
   }
 
+  @Test("a long key is no misspelling, even one that folds to a field")
+  func longKeys() {
+    #expect(NameSuggestion.closest(to: String(repeating: "_", count: 100) + "handle", among: Self.fields) == nil)
+    #expect(NameSuggestion.closest(to: "_handle", among: Self.fields) == "handle")
+  }
+
   @Test("the distance counts insertions, deletions, substitutions and swaps of neighbours")
   func distance() {
     func d(_ a: String, _ b: String) -> Int { NameSuggestion.editDistance(Array(a), Array(b)) }
