@@ -173,11 +173,13 @@ struct CLIArgumentAttackTests {
   }
 
   static func run(_ test: Case, in folder: String) async throws -> Outcome {
+    // A preview that starts remembers its URL under XDG_CACHE_HOME: the case's folder, not ~/.cache.
+    let cache = "XDG_CACHE_HOME=" + (folder as NSString).appendingPathComponent(".cache")
     let child =
       if let shell = test.shell {
-        try ChildProcess(executable: "/bin/sh", arguments: ["-c", shell, binaryPath], directory: folder)
+        try ChildProcess(executable: "/usr/bin/env", arguments: [cache, "/bin/sh", "-c", shell, binaryPath], directory: folder)
       } else {
-        try ChildProcess(executable: binaryPath, arguments: test.arguments, directory: folder)
+        try ChildProcess(executable: "/usr/bin/env", arguments: [cache, binaryPath] + test.arguments, directory: folder)
       }
     child.send(test.input)
     // A preview that starts serving is stopped after a while (that is not a failure when the

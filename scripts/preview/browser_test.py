@@ -49,7 +49,9 @@ class Preview:
         shutil.copytree(os.path.join(ROOT, "examples", example), os.path.join(self.folder, example))
         self.screen = os.path.join(self.folder, example, screen)
         args = [ARGS.binary, "preview", self.screen] + [a.replace("@EXAMPLE", os.path.join(self.folder, example)) for a in extra]
-        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        # The preview remembers its URL under XDG_CACHE_HOME: this scratch folder, not ~/.cache.
+        env = dict(os.environ, XDG_CACHE_HOME=os.path.join(self.folder, "cache"))
+        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
         line = self.process.stdout.readline()
         match = re.search(r"preview: (http://\S+)", line)
         if not match:
