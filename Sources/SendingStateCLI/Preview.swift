@@ -10,15 +10,18 @@ extension SendingStateCommand {
       commandName: "preview",
       abstract: "Serve a live preview of a screen: use it in the browser, reloaded on save.",
       discussion: """
-        Prints the page's URL (with a secret token) and serves until Ctrl-C or the terminal
-        closes. On loopback the same screen keeps its URL across restarts (its port and
-        token are remembered in $XDG_CACHE_HOME or ~/.cache, under sendingstate/preview,
-        readable by you only), so an open tab reconnects; --port and --token choose them
-        (a token given on the command line is visible to other local users in `ps`). The page draws the screen as HTML controls in a phone frame; clicks, typing,
-        drags and gestures become EVENTs; a side panel shows the action log, the state with the
-        last step's changes, and errors with file:line. Saving the screen or a module it requires
-        reloads it keeping the state; a broken script shows its error and the last good version
-        keeps running.
+        Prints the page's URL (with a secret token) and serves until Ctrl-C or the terminal \
+        closes. On loopback the same screen keeps its URL across restarts (its port and \
+        token are remembered in $XDG_CACHE_HOME or ~/.cache, under sendingstate/preview, \
+        readable by you only), so an open tab reconnects; --port and --token choose them. \
+        A token on the command line is visible to other local users in `ps`: set \
+        SENDINGSTATE_PREVIEW_TOKEN instead to keep it private.
+
+        The page draws the screen as HTML controls in a phone frame; clicks, typing, drags \
+        and gestures become EVENTs; a side panel shows the action log, the state with the \
+        last step's changes, and errors with file:line. Saving the screen or a module it \
+        requires reloads it keeping the state; a broken script shows its error and the last \
+        good version keeps running.
 
         Listens on 127.0.0.1 only, unless --host says otherwise.
 
@@ -35,22 +38,31 @@ extension SendingStateCommand {
     @Option(help: "The port to listen on (default: the one this screen had last time if it is free, else any free port).")
     var port = 0
 
-    @Option(help: "The URL's secret: 32 lowercase hex digits (default: the one this screen had last time, else a random one).")
+    @Option(
+      help: """
+        The URL's secret: 32 lowercase hex digits (default: $SENDINGSTATE_PREVIEW_TOKEN, else the one this screen had \
+        last time, else a random one).
+        """)
     var token: String?
+
+    /// The environment variable that gives the token without showing it in `ps`.
+    static let tokenVariable = "SENDINGSTATE_PREVIEW_TOKEN"
 
     @MainActor
     func run() async throws {
       guard (0...65_535).contains(port) else { throw failure(ToolError.usage("--port: \(port) is not a port (0…65535)")) }
-      let chosenToken = try token.map { text in
+      let environment = ProcessInfo.processInfo.environment
+      let given = token.map { ("--token", $0) } ?? environment[Self.tokenVariable].map { (Self.tokenVariable, $0) }
+      let chosenToken = try given.map { source, text in
         guard let parsed = PreviewToken(parsing: text) else {
-          throw failure(ToolError.usage("--token: give 32 lowercase hex digits (such as the token of an earlier URL)"))
+          throw failure(ToolError.usage("\(source): give 32 lowercase hex digits (such as the token of an earlier URL)"))
         }
         return parsed
       }
       // The URL this screen had last time, when its port is still free.
       // (Only on loopback: a server other machines can reach gets a fresh token each time.)
       let loopback = PreviewServer.Configuration(host: host, port: 0).isLoopback
-      let memory = loopback ? PreviewMemory.file(for: screen.screen, environment: ProcessInfo.processInfo.environment) : nil
+      let memory = loopback ? PreviewMemory.file(for: screen.screen, environment: environment) : nil
       let remembered = memory.flatMap(PreviewMemory.load)
       var port = self.port
       if port == 0, let last = remembered?.port, PreviewMemory.isFree(port: last, host: host) { port = last }

@@ -12,9 +12,10 @@ extension CLIEndToEndTests {
   struct PreviewURLTests {
     /// Starts a preview of the counter with `cache` as the user's cache folder; returns the URL
     /// it prints, then stops it.
-    func previewURL(cache: String, _ extra: [String] = []) async throws -> String {
+    func previewURL(cache: String, _ extra: [String] = [], environment: [String] = []) async throws -> String {
       let child = try ChildProcess(
-        executable: "/usr/bin/env", arguments: ["XDG_CACHE_HOME=\(cache)", binaryPath, "preview", "examples/counter/counter.lua"] + extra,
+        executable: "/usr/bin/env",
+        arguments: ["XDG_CACHE_HOME=\(cache)"] + environment + [binaryPath, "preview", "examples/counter/counter.lua"] + extra,
         directory: repositoryRoot.path)
       child.closeInput()
       let started = await child.waitFor(timeout: 60) { $0.contains("preview: http://") }
@@ -54,6 +55,26 @@ extension CLIEndToEndTests {
       #expect(chosen.hasSuffix("/0123456789abcdef0123456789abcdef/"), "\(chosen)")
       let bad = try await runCLI(["preview", "examples/counter/counter.lua", "--token", "../../x"])
       #expect(bad.status == 2 && bad.stderr.contains("--token: give 32 lowercase hex digits"), "\(bad.stderr)")
+    }
+
+    @Test("SENDINGSTATE_PREVIEW_TOKEN chooses the token without showing it in ps; --token wins over it")
+    func tokenFromEnvironment() async throws {
+      let cache = try temporaryFolder("ss-cache")
+      defer { try? FileManager.default.removeItem(at: cache) }
+      let variable = "SENDINGSTATE_PREVIEW_TOKEN=fedcba9876543210fedcba9876543210"
+      let chosen = try await previewURL(cache: cache.path, environment: [variable])
+      #expect(chosen.hasSuffix("/fedcba9876543210fedcba9876543210/"), "\(chosen)")
+      let overridden = try await previewURL(
+        cache: cache.path, ["--token", "0123456789abcdef0123456789abcdef"], environment: [variable])
+      #expect(overridden.hasSuffix("/0123456789abcdef0123456789abcdef/"), "\(overridden)")
+
+      let child = try ChildProcess(
+        executable: "/usr/bin/env",
+        arguments: ["XDG_CACHE_HOME=\(cache.path)", "SENDINGSTATE_PREVIEW_TOKEN=nope", binaryPath, "preview", "examples/counter/counter.lua"],
+        directory: repositoryRoot.path)
+      child.closeInput()
+      let status = await child.wait()
+      #expect(status == 2 && child.errors.contains("SENDINGSTATE_PREVIEW_TOKEN: give 32 lowercase hex digits"), "\(child.errors)")
     }
   }
 }
