@@ -1,5 +1,6 @@
 /*
-** Fetch.c: a bounded GET through libcurl's easy interface (see fetch.h).
+** Fetch.c: a bounded request (a GET, or another method with headers and a body) through
+** libcurl's easy interface (see fetch.h).
 **
 ** libcurl is opened with dlopen at the first fetch, not linked: linked, it and the ~25 shared
 ** objects it needs (TLS, LDAP, Kerberos, SSH, RTMP, IDN) were loaded and relocated by every
@@ -129,6 +130,8 @@ static struct {
   CURLUcode (*url_get)(const CURLU *handle, CURLUPart part, char **content, unsigned int flags);
   void (*url_cleanup)(CURLU *handle);
   void (*free)(void *p);
+  struct curl_slist *(*slist_append)(struct curl_slist *list, const char *line);
+  void (*slist_free_all)(struct curl_slist *list);
 } curl;
 
 /* Why libcurl could not be opened (empty once it is). */
@@ -165,6 +168,8 @@ static void global_init(void) {
   *(void **)&curl.url_get = find(library, "curl_url_get");
   *(void **)&curl.url_cleanup = find(library, "curl_url_cleanup");
   *(void **)&curl.free = find(library, "curl_free");
+  *(void **)&curl.slist_append = find(library, "curl_slist_append");
+  *(void **)&curl.slist_free_all = find(library, "curl_slist_free_all");
   if (load_error[0] == 0) curl.global_init(CURL_GLOBAL_DEFAULT);
   /* The library stays open for the process's life, as a linked one would. */
 }
@@ -231,6 +236,7 @@ int ssfetch_authority(const char *url, ssfetch_authority_t *out) {
   } else if (strlen(host) >= sizeof out->host) {
     snprintf(out->problem, sizeof out->problem, "the URL's host name is too long");
   } else {
+    snprintf(out->scheme, sizeof out->scheme, "%s", scheme);
     snprintf(out->host, sizeof out->host, "%s", host);
     lower(out->host);
     out->explicit_port = curl.url_get(handle, CURLUPART_PORT, &port, 0) == CURLUE_OK;
@@ -280,12 +286,134 @@ static void shown(const ssfetch_authority_t *authority, char *out, size_t size) 
 
 int ssfetch_get(const char *url, size_t max_bytes, long timeout_ms, ssfetch_cancel *cancel,
                 ssfetch_result *out) {
-  return ssfetch_get_within(url, NULL, 0, max_bytes, timeout_ms, cancel, NULL, out);
+  return ssfetch_send_within(url, NULL, NULL, 0, max_bytes, timeout_ms, cancel, NULL, out);
 }
 
 int ssfetch_get_within(const char *url, const char *const *hosts, size_t host_count, size_t max_bytes,
                        long timeout_ms, ssfetch_cancel *cancel, ssfetch_pool *pool, ssfetch_result *out) {
+  return ssfetch_send_within(url, NULL, hosts, host_count, max_bytes, timeout_ms, cancel, pool, out);
+}
+
+/* The methods a request may use. */
+static const char *const methods[] = {"GET", "POST", "PUT", "PATCH", "DELETE"};
+
+/* The headers the host (libcurl) writes itself, lower case: a script that set them could
+** smuggle a second request (Content-Length, Transfer-Encoding), reach another virtual host
+** than the one granted (Host), or change the connection. Names starting "proxy-" too. */
+static const char *const host_headers[] = {"host", "content-length", "transfer-encoding", "connection", "keep-alive",
+                                           "upgrade", "te", "trailer", "expect"};
+
+/* Whether `c` may be part of an RFC 9110 token (a header name). */
+static int is_token_char(char c) {
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return 1;
+  return c != '\0' && strchr("!#$%&'*+-.^_`|~", c) != NULL;
+}
+
+/* Whether `line` starts with `prefix` (lower case), case aside. */
+static int starts(const char *line, const char *prefix) {
+  for (; *prefix; line++, prefix++) {
+    char c = *line;
+    if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+    if (c != *prefix) return 0;
+  }
+  return 1;
+}
+
+/* Whether the header line `line` is named `name` (lower case), case aside. */
+static int named(const char *line, const char *name) { return starts(line, name) && line[strlen(name)] == ':'; }
+
+/* Whether the header line is one of the request's body's (Content-Type, Content-Encoding,
+** Content-Language, Content-Location): dropped with the body when a redirect turns it into a GET. */
+static int describes_body(const char *line) {
+  return named(line, "content-type") || named(line, "content-encoding") || named(line, "content-language") ||
+         named(line, "content-location");
+}
+
+const char *ssfetch_request_problem(const ssfetch_request *request) {
+  if (request == NULL) return NULL;
+  const char *method = request->method ? request->method : "GET";
+  int known = 0;
+  for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) known |= strcmp(method, methods[i]) == 0;
+  if (!known) return "the method must be GET, POST, PUT, PATCH or DELETE";
+  if (request->body != NULL && strcmp(method, "GET") == 0) return "a GET sends no body";
+  if (request->header_count > SSFETCH_MAX_HEADERS) return "more headers than a request may send (64)";
+  size_t total = 0;
+  for (size_t i = 0; i < request->header_count; i++) {
+    const char *line = request->headers[i];
+    if (line == NULL) return "a header line is missing";
+    const char *colon = line;
+    while (is_token_char(*colon)) colon++;
+    if (colon == line || *colon != ':') return "a header name must be a token (letters, digits and !#$%&'*+-.^_`|~)";
+    for (const char *c = colon + 1; *c; c++) {
+      unsigned char byte = (unsigned char)*c;
+      if ((byte < 0x20 && byte != '\t') || byte == 0x7F) return "a header value may hold no control characters (CR, LF…)";
+    }
+    for (size_t j = 0; j < sizeof host_headers / sizeof host_headers[0]; j++) {
+      if (named(line, host_headers[j])) return "a header the host sets itself (Host, Content-Length, Transfer-Encoding, Connection, Expect…)";
+    }
+    if (starts(line, "proxy-")) return "a header the host sets itself (Proxy-…)";
+    total += strlen(line) + 2;  /* (name + value + ": " + CRLF) */
+    if (total > SSFETCH_MAX_HEADER_BYTES) return "the headers hold more than 16384 bytes together";
+  }
+  return NULL;
+}
+
+/* Sets one hop's method, body and headers on `handle`: `method`, the body when `with_body`,
+** the request's headers but those describing the body when `!with_body` and the credentials
+** (Authorization, Cookie) when `strip_credentials`. The list is `*list`'s to free. */
+static int configure(CURL *handle, const char *method, const ssfetch_request *request, int with_body,
+                     int strip_credentials, struct curl_slist **list) {
+  curl.slist_free_all(*list);
+  *list = NULL;
+  int typed = 0;
+  for (size_t i = 0; request != NULL && i < request->header_count; i++) {
+    const char *line = request->headers[i];
+    if (!with_body && describes_body(line)) continue;
+    if (strip_credentials && (named(line, "authorization") || named(line, "cookie"))) continue;
+    typed |= named(line, "content-type");
+    struct curl_slist *longer = curl.slist_append(*list, line);
+    if (longer == NULL) return 0;
+    *list = longer;
+  }
+  int posting = with_body || strcmp(method, "POST") == 0;
+  /* Sending a body: no Content-Type the request does not name (libcurl would add a form's),
+  ** and no "Expect: 100-continue" round trip. */
+  const char *quiet[] = {typed ? NULL : "Content-Type:", "Expect:"};
+  for (size_t i = 0; posting && i < 2; i++) {
+    if (quiet[i] == NULL) continue;
+    struct curl_slist *longer = curl.slist_append(*list, quiet[i]);
+    if (longer == NULL) return 0;
+    *list = longer;
+  }
+  curl.easy_setopt(handle, CURLOPT_HTTPHEADER, *list);
+  if (posting) {
+    const char *body = with_body && request->body ? request->body : "";
+    curl.easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)(with_body ? request->body_length : 0));
+    curl.easy_setopt(handle, CURLOPT_POSTFIELDS, body);
+  } else {
+    curl.easy_setopt(handle, CURLOPT_HTTPGET, 1L);
+  }
+  /* (libcurl's own word for a POST with fields, or a GET: no custom method) */
+  const char *custom = strcmp(method, posting ? "POST" : "GET") == 0 ? NULL : method;
+  curl.easy_setopt(handle, CURLOPT_CUSTOMREQUEST, custom);
+  return 1;
+}
+
+/* Whether two URLs' authorities are the same origin (scheme, host and port). */
+static int same_origin(const ssfetch_authority_t *a, const ssfetch_authority_t *b) {
+  return strcmp(a->scheme, b->scheme) == 0 && strcmp(a->host, b->host) == 0 && a->port == b->port;
+}
+
+int ssfetch_send_within(const char *url, const ssfetch_request *request, const char *const *hosts, size_t host_count,
+                        size_t max_bytes, long timeout_ms, ssfetch_cancel *cancel, ssfetch_pool *pool,
+                        ssfetch_result *out) {
   memset(out, 0, sizeof *out);
+  const char *problem = ssfetch_request_problem(request);
+  if (problem != NULL) {
+    out->outcome = SSFETCH_BAD_REQUEST;
+    snprintf(out->message, sizeof out->message, "%s", problem);
+    return out->outcome;
+  }
   pthread_once(&global_once, global_init);
   if (load_error[0] != 0) {
     out->outcome = SSFETCH_FAILED;
@@ -332,6 +460,13 @@ int ssfetch_get_within(const char *url, const char *const *hosts, size_t host_co
   char *previous = NULL;
   CURLcode code = CURLE_OK;
   int hops = 0;
+  /* What this hop sends: the request's method and body until a redirect turns it into a GET. */
+  const char *method = request && request->method ? request->method : "GET";
+  int with_body = request != NULL && request->body != NULL;
+  int strip_credentials = 0, redirect_status = 0;
+  struct curl_slist *headers = NULL;
+  ssfetch_authority_t last;
+  memset(&last, 0, sizeof last);
   out->outcome = -1;
   while (current != NULL) {
     ssfetch_authority_t authority;
@@ -360,6 +495,24 @@ int ssfetch_get_within(const char *url, const char *const *hosts, size_t host_co
         snprintf(out->message, sizeof out->message, "%.100s is not one of the hosts the net capability lists (%.80s)", where, granted);
       break;
     }
+    if (previous != NULL && !same_origin(&last, &authority)) {
+      if (with_body) {  /* a 307 or 308: the body would go to an origin the script did not name */
+        char where[300];
+        shown(&authority, where, sizeof where);
+        out->outcome = SSFETCH_BODY_REDIRECT;
+        snprintf(out->message, sizeof out->message,
+                 "%.100s redirected the %s (HTTP %d) to %.100s, another origin: its body is not sent there", previous, method,
+                 redirect_status, where);
+        break;
+      }
+      strip_credentials = 1;
+    }
+    last = authority;
+    if (!configure(handle, method, request, with_body, strip_credentials, &headers)) {
+      out->outcome = SSFETCH_FAILED;
+      strcpy(out->message, "libcurl could not hold the request's headers (out of memory?)");
+      break;
+    }
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     long elapsed = (long)(now.tv_sec - started.tv_sec) * 1000 + (now.tv_nsec - started.tv_nsec) / 1000000;
@@ -384,6 +537,12 @@ int ssfetch_get_within(const char *url, const char *const *hosts, size_t host_co
       code = CURLE_TOO_MANY_REDIRECTS;
       break;
     }
+    /* As browsers: a 303 (after anything but a GET), or a 301 or 302 after a POST, is a GET. */
+    if ((status == 303 && strcmp(method, "GET") != 0) || ((status == 301 || status == 302) && strcmp(method, "POST") == 0)) {
+      method = "GET";
+      with_body = 0;
+    }
+    redirect_status = (int)status;
     free(previous);
     previous = current;
     current = strdup(location);  /* (libcurl made it absolute; it owns `location`) */
@@ -391,6 +550,7 @@ int ssfetch_get_within(const char *url, const char *const *hosts, size_t host_co
   free(previous);
   free(current);
   curl.easy_cleanup(handle);
+  curl.slist_free_all(headers);  /* (after the handle that points at it) */
   if (out->outcome >= 0) {  /* refused before connecting */
     free(transfer.body);
     release(transfer.pool, transfer.capacity);

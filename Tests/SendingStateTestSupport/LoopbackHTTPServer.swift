@@ -11,6 +11,9 @@ import Foundation
 /// client hangs up (for tests of size limits); a path in `dripping` sends one byte every 100 ms
 /// until the client hangs up (for tests of time limits).
 ///
+/// Every request it reads is kept in ``received`` — its method, path, headers and body as they
+/// arrived on the socket — so a test checks what a client really sent.
+///
 /// ```swift
 /// let server = try LoopbackHTTPServer(routes: ["/payload.json": json], maxRequests: 2)
 /// server.url("/payload.json")   // "http://127.0.0.1:<port>/payload.json"
@@ -23,15 +26,44 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
   private let endless: Set<String>
   private let dripping: Set<String>
   private let redirects: [String: String]
+  private let redirectStatus: Int
+  private let lock = NSLock()
+  private var requests: [Received] = []
+
+  /// One request as it arrived.
+  public struct Received: Sendable, Equatable {
+    /// `GET`, `POST`…
+    public var method: String
+    /// The request target (`/login`).
+    public var path: String
+    /// The header lines in order, as sent.
+    public var headerLines: [String]
+    /// The body (Content-Length bytes of it).
+    public var body: Data
+
+    /// The value of the header named `name` (case aside), if sent.
+    public func header(_ name: String) -> String? {
+      for line in headerLines {
+        guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == name.lowercased() else { continue }
+        return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      }
+      return nil
+    }
+  }
+
+  /// The requests read so far, in order.
+  public var received: [Received] { lock.withLock { requests } }
 
   /// Starts serving `routes` (path → body), `endless` and `dripping` paths, and `redirects`
-  /// (path → Location, answered with 302) for at most `maxRequests` connections.
+  /// (path → Location, answered with `redirectStatus`, 302 unless told) for at most
+  /// `maxRequests` connections.
   public init(
     routes: [String: String], endless: Set<String> = [], dripping: Set<String> = [], redirects: [String: String] = [:],
-    maxRequests: Int = 8
+    redirectStatus: Int = 302, maxRequests: Int = 8
   ) throws {
     self.routes = routes
     self.redirects = redirects
+    self.redirectStatus = redirectStatus
     self.endless = endless
     self.dripping = dripping
     let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -58,17 +90,14 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     for _ in 0..<maxRequests {
       let client = accept(socketFD, nil, nil)
       guard client >= 0 else { return }
-      var buffer = [UInt8](repeating: 0, count: 4096)
-      let count = read(client, &buffer, buffer.count)
-      let request = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
-      let path = request.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+      let path = readRequest(client)?.path ?? "/"
       if endless.contains(path) || dripping.contains(path) {
         streamForever(to: client, drip: dripping.contains(path))
         close(client)
         continue
       }
       if let location = redirects[path] {
-        let response = "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        let response = "HTTP/1.1 \(redirectStatus) Redirect\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
         _ = response.withCString { write(client, $0, strlen($0)) }
         close(client)
         continue
@@ -82,6 +111,48 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
       close(client)
     }
     close(socketFD)
+  }
+
+  /// Reads one request — its head, then as many body bytes as its Content-Length says (at
+  /// most 4 MiB) — and keeps it in ``received``; nil when the client sent no head.
+  private func readRequest(_ client: Int32) -> Received? {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    let separator: [UInt8] = Array("\r\n\r\n".utf8)
+    var headEnd: Int?
+    var wanted = 0
+    while bytes.count < 4 << 20 {
+      if headEnd == nil, let end = find(separator, in: bytes) {
+        headEnd = end
+        let head = String(decoding: bytes[..<end], as: UTF8.self)
+        for line in head.components(separatedBy: "\r\n").dropFirst() {
+          let parts = line.split(separator: ":", maxSplits: 1)
+          if parts.count == 2, parts[0].lowercased() == "content-length" {
+            wanted = Int(parts[1].trimmingCharacters(in: .whitespaces)) ?? 0
+          }
+        }
+      }
+      if let headEnd, bytes.count >= headEnd + 4 + wanted { break }
+      let count = read(client, &buffer, buffer.count)
+      guard count > 0 else { break }
+      bytes += buffer.prefix(count)
+    }
+    guard let headEnd else { return nil }
+    let lines = String(decoding: bytes[..<headEnd], as: UTF8.self).components(separatedBy: "\r\n")
+    let first = lines.first?.split(separator: " ") ?? []
+    let request = Received(
+      method: first.first.map(String.init) ?? "", path: first.dropFirst().first.map(String.init) ?? "/",
+      headerLines: Array(lines.dropFirst()), body: Data(bytes[min(bytes.count, headEnd + 4)...].prefix(wanted)))
+    lock.withLock { requests.append(request) }
+    return request
+  }
+
+  private func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    guard haystack.count >= needle.count else { return nil }
+    for start in 0...(haystack.count - needle.count) where haystack[start..<start + needle.count].elementsEqual(needle) {
+      return start
+    }
+    return nil
   }
 
   /// Writes a header without a length, then 64 KiB chunks (or, dripping, a byte every 100 ms)

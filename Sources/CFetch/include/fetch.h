@@ -1,5 +1,6 @@
 /*
-** CFetch: one bounded HTTP(S) GET through libcurl, for effects and payload URLs.
+** CFetch: one bounded HTTP(S) request through libcurl, for effects and payload URLs: a GET,
+** or another method with headers and a body (ssfetch_send_within).
 **
 ** Bounded: the body stops at `max_bytes` (a larger announced length is refused before any
 ** byte is read), the whole transfer stops at `timeout_ms`, and a cancel flag stops it within
@@ -26,7 +27,9 @@ enum {
   SSFETCH_REDIRECTS = 8,   /* more than 5 redirects */
   SSFETCH_FAILED = 9,      /* anything else; `message` says what */
   SSFETCH_NOT_GRANTED = 10, /* a URL (a redirect's) outside the hosts granted; `message` says which */
-  SSFETCH_OVER_BUDGET = 11  /* the fetches under way would hold more than the process's budget */
+  SSFETCH_OVER_BUDGET = 11, /* the fetches under way would hold more than the process's budget */
+  SSFETCH_BAD_REQUEST = 12, /* the method, a header or the body cannot be sent; `message` says why */
+  SSFETCH_BODY_REDIRECT = 13 /* a 307 or 308 would re-send the body to another origin; `message` says where */
 };
 
 /* The bodies of all of the process's fetches under way (and results not yet freed) hold at most
@@ -45,6 +48,7 @@ size_t ssfetch_pool_held(const ssfetch_pool *pool);
 
 /* The host and port of a URL as libcurl reads it. */
 typedef struct ssfetch_authority_t {
+  char scheme[8];     /* "http" or "https" */
   char host[256];     /* lower case; an IPv6 address in brackets */
   long port;          /* the URL's, or the scheme's default */
   int explicit_port;  /* whether the URL names its port */
@@ -85,6 +89,38 @@ int ssfetch_get(const char *url, size_t max_bytes, long timeout_ms, ssfetch_canc
 ** `pool`'s budget (NULL: the process's). */
 int ssfetch_get_within(const char *url, const char *const *hosts, size_t host_count, size_t max_bytes,
                        long timeout_ms, ssfetch_cancel *cancel, ssfetch_pool *pool, ssfetch_result *out);
+
+/* The most headers a request sends, and the most bytes they hold together ("Name: value" each,
+** counted as name + value + 4). */
+#define SSFETCH_MAX_HEADERS 64
+#define SSFETCH_MAX_HEADER_BYTES 16384
+
+/* What a request sends beyond its URL. Only GET, POST, PUT, PATCH and DELETE (upper case); a GET
+** sends no body. Each header line is "Name: value": the name an RFC 9110 token, the value
+** without control characters (CR, LF, NUL…) but tab; the host's own headers (Host,
+** Content-Length, Transfer-Encoding, Connection, Expect, …) are refused. Nothing is sent that
+** the request does not name: no Content-Type is added.
+**
+** Redirects as browsers follow them (the Fetch standard): a 303, or a 301 or 302 after a POST,
+** becomes a GET without the body and its Content-* headers; a 307 or 308 repeats the request,
+** body and all, but only to the same origin (scheme, host and port): to another one it fails
+** (SSFETCH_BODY_REDIRECT) rather than hand the body to a host the script did not name. A
+** redirect to another origin drops Authorization and Cookie. */
+typedef struct ssfetch_request {
+  const char *method;               /* NULL: GET */
+  const char *const *headers;       /* header_count "Name: value" lines */
+  size_t header_count;
+  const char *body;                 /* body_length bytes (NULL: no body) */
+  size_t body_length;
+} ssfetch_request;
+
+/* Why `request` cannot be sent, in words (NULL: it can). */
+const char *ssfetch_request_problem(const ssfetch_request *request);
+
+/* As ssfetch_get_within, sending `request` (NULL: a GET). */
+int ssfetch_send_within(const char *url, const ssfetch_request *request, const char *const *hosts, size_t host_count,
+                        size_t max_bytes, long timeout_ms, ssfetch_cancel *cancel, ssfetch_pool *pool,
+                        ssfetch_result *out);
 
 /* Frees the body of a result. */
 void ssfetch_free(ssfetch_result *result);

@@ -1,4 +1,6 @@
+import CFetch
 import Foundation
+import Synchronization
 
 /// Where a screen's `store:fetch` gets its answers: the network (``NetworkFetcher``, bounded
 /// by the runtime's limits), or canned answers (``FakeFetcher``) so specs and tests of fetches
@@ -19,12 +21,99 @@ public protocol ScreenFetcher: Sendable {
   /// connection to them too. The default calls ``fetch(_:maxBytes:timeout:)`` (for fetchers
   /// that never connect anywhere else, like ``FakeFetcher``).
   func fetch(_ url: URL, within hosts: [String], maxBytes: Int, timeout: Duration) async throws -> (data: Data, status: Int)
+
+  /// Sends `request` — its method, headers and body — connecting only to `hosts`, as
+  /// ``fetch(_:within:maxBytes:timeout:)`` does. The screen has checked the request
+  /// (``FetchRequest/problem(maxBodyBytes:)``). The default sends a plain GET through
+  /// ``fetch(_:within:maxBytes:timeout:)`` and refuses anything else in words, so a fetcher
+  /// written for GETs only keeps working and never drops a body silently.
+  func send(_ request: FetchRequest, within hosts: [String], maxBytes: Int, timeout: Duration) async throws -> (data: Data, status: Int)
 }
 
 extension ScreenFetcher {
   /// Calls ``fetch(_:maxBytes:timeout:)``: a fetcher that connects only where `url` says.
   public func fetch(_ url: URL, within hosts: [String], maxBytes: Int, timeout: Duration) async throws -> (data: Data, status: Int) {
     try await fetch(url, maxBytes: maxBytes, timeout: timeout)
+  }
+
+  /// A plain GET through ``fetch(_:within:maxBytes:timeout:)``; any other request fails,
+  /// naming the fetcher.
+  public func send(_ request: FetchRequest, within hosts: [String], maxBytes: Int, timeout: Duration) async throws -> (data: Data, status: Int) {
+    guard request.isPlainGet else {
+      throw FakeFetchError(message: "\(type(of: self)) sends GETs only, not a \(request.method) with headers or a body (implement send(_:within:maxBytes:timeout:))")
+    }
+    return try await fetch(request.url, within: hosts, maxBytes: maxBytes, timeout: timeout)
+  }
+}
+
+/// What `store:fetch` sends: a URL, a method, headers and a body — a GET of the URL unless told
+/// otherwise.
+///
+/// ```swift
+/// let login = FetchRequest(
+///   url: URL(string: "https://api.example.com/login")!, method: "POST",
+///   headers: ["Content-Type": "application/json"], body: Data(#"{"user":"ada"}"#.utf8))
+/// ```
+public struct FetchRequest: Sendable, Equatable, CustomStringConvertible {
+  /// The methods a fetch may use.
+  public static let methods: [String] = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+  /// The most headers a fetch sends.
+  public static let maxHeaders = Int(SSFETCH_MAX_HEADERS)
+  /// The most bytes its headers hold together, each counted as name + value + 4.
+  public static let maxHeaderBytes = Int(SSFETCH_MAX_HEADER_BYTES)
+  /// The headers the host writes itself, lower case (names starting `proxy-` too): a script
+  /// that set them could smuggle a second request or reach another virtual host than the one
+  /// granted.
+  public static let hostHeaders: Set<String> = [
+    "host", "content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "te", "trailer", "expect",
+  ]
+
+  /// Where it goes.
+  public var url: URL
+  /// `GET`, `POST`, `PUT`, `PATCH` or `DELETE`.
+  public var method: String
+  /// Header names (RFC 9110 tokens, one spelling each, case aside) and their values (no
+  /// control characters but tab). Nothing else is added but what HTTP needs (Host,
+  /// Content-Length, User-Agent, Accept): no Content-Type unless given.
+  public var headers: [String: String]
+  /// The body (`nil`: none; a GET has none).
+  public var body: Data?
+
+  /// Creates a request (a GET without headers unless told).
+  public init(url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil) {
+    self.url = url
+    self.method = method
+    self.headers = headers
+    self.body = body
+  }
+
+  /// A GET with no headers and no body: what every fetcher can send.
+  public var isPlainGet: Bool { method == "GET" && headers.isEmpty && body == nil }
+
+  /// `POST https://api.example.com/login (1 header, 14-byte body)`.
+  public var description: String {
+    var parts: [String] = []
+    if !headers.isEmpty { parts.append(headers.count == 1 ? "1 header" : "\(headers.count) headers") }
+    if let body { parts.append("\(body.count)-byte body") }
+    return "\(method) \(url.absoluteString)" + (parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))")
+  }
+
+  /// Why the request cannot be sent, in words (`nil`: it can): a method not in ``methods``, a
+  /// body on a GET or longer than `maxBodyBytes` (``LuaRuntime/Limits/maxFetchBodyBytes``),
+  /// a header name that is not a token or is one of ``hostHeaders``, two spellings of one
+  /// name, a value with a control character, more than ``maxHeaders`` headers or
+  /// ``maxHeaderBytes`` bytes of them.
+  public func problem(maxBodyBytes: Int = .max) -> String? {
+    if let body, body.count > maxBodyBytes {
+      return "the body is \(body.count) bytes; a fetch sends at most \(maxBodyBytes) (maxFetchBodyBytes)"
+    }
+    var seen: Set<String> = []
+    for (name, value) in headers {
+      // (C reads strings up to a NUL: one inside would cut a line short unseen.)
+      if name.utf8.contains(0) || value.utf8.contains(0) { return "a header holds a NUL byte" }
+      if !seen.insert(name.lowercased()).inserted { return "the header \(name) is given twice (names are case-insensitive)" }
+    }
+    return cProblem
   }
 }
 
@@ -44,10 +133,20 @@ public struct NetworkFetcher: ScreenFetcher {
   public func fetch(_ url: URL, within hosts: [String], maxBytes: Int, timeout: Duration) async throws -> (data: Data, status: Int) {
     try await HTTPGet.fetch(url, within: hosts, maxBytes: maxBytes, timeout: timeout)
   }
+
+  /// A real request — any method, headers and body — whose every connection, redirects
+  /// included, goes to one of `hosts`.
+  public func send(_ request: FetchRequest, within hosts: [String], maxBytes: Int, timeout: Duration) async throws -> (data: Data, status: Int) {
+    try await HTTPGet.send(request, within: hosts, maxBytes: maxBytes, timeout: timeout)
+  }
 }
 
 /// Canned answers by URL: a status and a body, or a failure in words. A URL without an answer
-/// fails, naming the URLs that have one.
+/// fails, naming the URLs that have one. An answer keyed `"POST https://…"` (a method, a space,
+/// the URL) answers that method only, before the URL's own.
+///
+/// Every request it is sent is kept, in order, in ``sent``: a test checks what a screen sent
+/// (its method, headers and body) there.
 public struct FakeFetcher: ScreenFetcher {
   /// One canned answer.
   public struct Response: Sendable, Equatable {
@@ -69,15 +168,27 @@ public struct FakeFetcher: ScreenFetcher {
   /// The answers, by URL as the script writes it.
   public var responses: [String: Response]
 
+  /// The requests sent to it, in order (shared by its copies).
+  public let sent = SentRequests()
+
   /// Creates a fetcher with these answers.
   public init(_ responses: [String: Response]) {
     self.responses = responses
   }
 
-  /// The canned answer (cut off at `maxBytes` as a real one would be: refused).
+  /// The canned answer to a GET (cut off at `maxBytes` as a real one would be: refused).
   public func fetch(_ url: URL, maxBytes: Int, timeout: Duration) async throws -> (data: Data, status: Int) {
-    guard let response = responses[url.absoluteString] else {
-      throw FakeFetchError(message: "no fake answer for \(url.absoluteString) (answers for: \(responses.keys.sorted().joined(separator: ", ")))")
+    try await send(FetchRequest(url: url), within: ["*"], maxBytes: maxBytes, timeout: timeout)
+  }
+
+  /// Keeps `request` in ``sent`` and gives its canned answer: the one for its method and URL,
+  /// else the one for its URL.
+  public func send(_ request: FetchRequest, within hosts: [String], maxBytes: Int, timeout: Duration) async throws -> (data: Data, status: Int) {
+    sent.append(request)
+    let url = request.url
+    guard let response = responses["\(request.method) \(url.absoluteString)"] ?? responses[url.absoluteString] else {
+      let what = request.method == "GET" ? url.absoluteString : "\(request.method) \(url.absoluteString)"
+      throw FakeFetchError(message: "no fake answer for \(what) (answers for: \(responses.keys.sorted().joined(separator: ", ")))")
     }
     if let error = response.error { throw FakeFetchError(message: error) }
     let data = Data(response.body.utf8)
@@ -85,6 +196,27 @@ public struct FakeFetcher: ScreenFetcher {
       throw FakeFetchError(message: "the answer from \(url.absoluteString) is larger than \(maxBytes) bytes (maxFetchBytes)")
     }
     return (data, response.status)
+  }
+}
+
+extension FakeFetcher {
+  /// The requests a ``FakeFetcher`` was sent, in order; safe from any thread.
+  public final class SentRequests: Sendable {
+    private let requests = Mutex<[FetchRequest]>([])
+
+    /// Creates an empty log.
+    public init() {}
+
+    /// The requests so far.
+    public var all: [FetchRequest] { requests.withLock { $0 } }
+
+    /// Keeps one more (at most the last 1,000).
+    public func append(_ request: FetchRequest) {
+      requests.withLock { list in
+        list.append(request)
+        if list.count > 1_000 { list.removeFirst(list.count - 1_000) }
+      }
+    }
   }
 }
 

@@ -2,7 +2,8 @@ import CFetch
 import Foundation
 import Synchronization
 
-/// One bounded HTTP(S) GET, through libcurl (the C module `CFetch`).
+/// One bounded HTTP(S) request — a GET, or a ``FetchRequest``'s method, headers and body —
+/// through libcurl (the C module `CFetch`).
 ///
 /// Bounded three ways: the body stops at `maxBytes` (a larger announced length is refused before
 /// any byte is read, and a body that keeps coming is cut off there, so a hostile server cannot
@@ -45,8 +46,19 @@ enum HTTPGet {
   static func fetch(
     _ url: URL, within hosts: [String]? = nil, maxBytes: Int, timeout: Duration, pool: Pool? = nil
   ) async throws -> (data: Data, status: Int) {
+    try await send(FetchRequest(url: url), within: hosts, maxBytes: maxBytes, timeout: timeout, pool: pool)
+  }
+
+  /// As ``fetch(_:within:maxBytes:timeout:pool:)``, sending `request`'s method, headers and
+  /// body; throws ``Failed`` when the request cannot be sent (``FetchRequest/problem``, checked
+  /// again in C), or when a 307 or 308 would re-send its body to another origin. Redirects as
+  /// browsers follow them: a 303, or a 301 or 302 after a POST, becomes a GET without the body.
+  static func send(
+    _ request: FetchRequest, within hosts: [String]? = nil, maxBytes: Int, timeout: Duration, pool: Pool? = nil
+  ) async throws -> (data: Data, status: Int) {
+    if let problem = request.problem() { throw Failed(message: "the request cannot be sent: \(problem)") }
     let milliseconds = timeout.saturatingMilliseconds
-    let transfer = Transfer(url: url.absoluteString, hosts: hosts, maxBytes: max(0, maxBytes), milliseconds: milliseconds, pool: pool)
+    let transfer = Transfer(request: request, hosts: hosts, maxBytes: max(0, maxBytes), milliseconds: milliseconds, pool: pool)
     let outcome = try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         // A thread of its own: the call blocks, and the cooperative pool has one thread a core.
@@ -70,7 +82,8 @@ enum HTTPGet {
     case Int(SSFETCH_TLS): return Failed(message: "the TLS connection to \(host) failed: \(message)")
     case Int(SSFETCH_SCHEME): return Failed(message: "only http and https URLs are fetched, not \(url.absoluteString)")
     case Int(SSFETCH_REDIRECTS): return Failed(message: "\(host) redirected more than \(SSFETCH_MAX_REDIRECTS) times")
-    case Int(SSFETCH_NOT_GRANTED): return Failed(message: message)
+    case Int(SSFETCH_NOT_GRANTED), Int(SSFETCH_BODY_REDIRECT): return Failed(message: message)
+    case Int(SSFETCH_BAD_REQUEST): return Failed(message: "the request cannot be sent: \(message)")
     case Int(SSFETCH_OVER_BUDGET):
       return Failed(
         message: "the fetches under way would hold more than \(HTTPGet.budget / (1 << 20)) MiB together (the host's budget for bodies in flight); fetch less at once")
@@ -93,6 +106,7 @@ enum HTTPGet {
   /// One transfer: its arguments, and the flag that cancels it.
   private final class Transfer: Sendable {
     let url: String
+    let request: FetchRequest
     let hosts: [String]?
     let maxBytes: Int
     let milliseconds: Int
@@ -100,8 +114,9 @@ enum HTTPGet {
 
     let pool: Pool?
 
-    init(url: String, hosts: [String]?, maxBytes: Int, milliseconds: Int, pool: Pool?) {
-      self.url = url
+    init(request: FetchRequest, hosts: [String]?, maxBytes: Int, milliseconds: Int, pool: Pool?) {
+      self.url = request.url.absoluteString
+      self.request = request
       self.hosts = hosts
       self.pool = pool
       self.maxBytes = maxBytes
@@ -121,7 +136,10 @@ enum HTTPGet {
       }
       let outcome = withCStrings(hosts ?? []) { pointers in
         pointers.withUnsafeBufferPointer { buffer in
-          ssfetch_get_within(url, hosts == nil ? nil : buffer.baseAddress, buffer.count, maxBytes, milliseconds, flag, pool?.pointer, &result)
+          request.withCRequest { cRequest in
+            ssfetch_send_within(
+              url, cRequest, hosts == nil ? nil : buffer.baseAddress, buffer.count, maxBytes, milliseconds, flag, pool?.pointer, &result)
+          }
         }
       }
       defer { ssfetch_free(&result) }
@@ -133,6 +151,41 @@ enum HTTPGet {
       let data = result.body.map { Data(bytes: $0, count: result.length) } ?? Data()
       return .success((data, Int(result.status)))
     }
+  }
+}
+
+extension FetchRequest {
+  /// The header lines as sent, `Name: value`, in the order of their names (case aside).
+  var headerLines: [String] {
+    headers.sorted { ($0.key.lowercased(), $0.key) < ($1.key.lowercased(), $1.key) }.map { "\($0.key): \($0.value)" }
+  }
+
+  /// Calls `body` with the request as C reads it (a GET without headers: NULL), valid only
+  /// during the call.
+  func withCRequest<R>(_ body: (UnsafePointer<ssfetch_request>?) -> R) -> R {
+    if method == "GET", headers.isEmpty, self.body == nil { return body(nil) }
+    return method.withCString { cMethod in
+      withCStrings(headerLines) { lines in
+        lines.withUnsafeBufferPointer { lineBuffer in
+          let bytes = self.body ?? Data()
+          return bytes.withUnsafeBytes { raw in
+            // (An empty body still points somewhere: NULL means none.)
+            withUnsafePointer(to: CChar(0)) { empty in
+              let start = raw.baseAddress?.assumingMemoryBound(to: CChar.self) ?? empty
+              var request = ssfetch_request(
+                method: cMethod, headers: lineBuffer.baseAddress, header_count: lineBuffer.count,
+                body: self.body == nil ? nil : start, body_length: raw.count)
+              return withUnsafePointer(to: &request) { body($0) }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// What C's own check (`ssfetch_request_problem`) says of the method and the headers.
+  var cProblem: String? {
+    withCRequest { pointer in ssfetch_request_problem(pointer).map { String(cString: $0) } }
   }
 }
 
