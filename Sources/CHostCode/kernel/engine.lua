@@ -776,15 +776,17 @@ local function checkId(id, fname, position)
       .. (type(id) == "string" and "'" .. id:sub(1, 40) .. "'" or type(id)) .. ")", 0)
   end
 end
-local function effectOptions(record, options, fname, position)
+-- (`more`: the names of an effect's own options besides, e.g. fetch's method, headers, body.)
+local function effectOptions(record, options, fname, position, more)
   if options == nil then return record end
   local bad = "bad argument #" .. position .. " to '" .. fname .. "' ("
   if type(options) ~= "table" then
     error(where() .. bad .. "options must be a table like { id = \"search\", debounce = 0.3 }, got " .. type(options) .. ")", 0)
   end
   for key in next, options do
-    if not effectOptionNames[key] then
-      error(where() .. bad .. "unknown option '" .. tostring(key) .. "'; the options are id, replace, debounce, throttle, latest)", 0)
+    if not effectOptionNames[key] and not (more and more[key]) then
+      error(where() .. bad .. "unknown option '" .. tostring(key) .. "'; the options are id, replace, debounce, throttle, latest"
+        .. (more and ", " .. more.shown or "") .. ")", 0)
     end
   end
   -- Each option is read once, raw (a metamethod cannot answer one value to the check and
@@ -884,6 +886,81 @@ local function run(owner, self, name, input, types, options)
   event.started = event.started + 1
 end
 
+-- A fetch's own options: method (GET, POST, PUT, PATCH, DELETE; any case), headers (names
+-- that are RFC 9110 tokens, given once each, none the host sets itself; values one line of
+-- text; bounded in number and bytes) and body (UTF-8 text, at most maxFetchBodyBytes; not on a
+-- GET). Each read once, raw; what is checked is what is kept, in `record`.
+local fetchOptionNames = { method = true, headers = true, body = true, shown = "method, headers, body" }
+local fetchMethods, hostHeaders = {}, {}
+for _, name in ipairs(limits.fetchMethods) do fetchMethods[name] = true end
+for _, name in ipairs(limits.fetchHostHeaders) do hostHeaders[name] = true end
+local function fetchRequest(record, options)
+  if type(options) ~= "table" then return record end  -- (effectOptions said what is wrong)
+  local bad = "bad argument #3 to 'fetch' ("
+  local method, headers, body = rawget(options, "method"), rawget(options, "headers"), rawget(options, "body")
+  if method ~= nil then
+    if type(method) ~= "string" or not fetchMethods[method:upper()] then
+      error(where() .. bad .. "method must be one of " .. concat(limits.fetchMethods, ", ") .. ", got "
+        .. (type(method) == "string" and "'" .. method:sub(1, 40) .. "'" or type(method)) .. ")", 0)
+    end
+    record.method = method:upper()
+  end
+  if headers ~= nil then
+    if type(headers) ~= "table" then
+      error(where() .. bad .. "headers must be a table like { [\"Content-Type\"] = \"application/json\" }, got " .. type(headers) .. ")", 0)
+    end
+    local copy, spelled, count, bytes = {}, {}, 0, 0
+    for name, value in next, headers do
+      if type(name) ~= "string" or type(value) ~= "string" then
+        error(where() .. bad .. "headers map names to strings, like { [\"Content-Type\"] = \"application/json\" }; got a "
+          .. type(name) .. " name and a " .. type(value) .. " value)", 0)
+      end
+      local shown = "'" .. name:sub(1, 60) .. "'"
+      if not name:find("^[%w!#%$%%&'%*%+%-%.%^_`|~]+$") then
+        error(where() .. bad .. "header name " .. shown .. " is not a token: letters, digits and !#$%&'*+-.^_`|~ only)", 0)
+      end
+      local lower = name:lower()
+      if hostHeaders[lower] or lower:sub(1, 6) == "proxy-" then
+        error(where() .. bad .. "header " .. shown .. " is the host's to set; leave it out)", 0)
+      end
+      if spelled[lower] then
+        error(where() .. bad .. "header " .. shown .. " is given twice (as '" .. spelled[lower]:sub(1, 60)
+          .. "' too): header names are case-insensitive)", 0)
+      end
+      if value:find("[\0-\8\10-\31\127]") then
+        error(where() .. bad .. "the value of header " .. shown .. " holds a control character (CR, LF, NUL…): "
+          .. "a header value is one line of text; this would inject headers)", 0)
+      end
+      spelled[lower], copy[name] = name, value
+      count, bytes = count + 1, bytes + #name + #value + 4
+      if count > limits.maxFetchHeaders then
+        error(where() .. bad .. "more than " .. limits.maxFetchHeaders .. " headers)", 0)
+      end
+      if bytes > limits.maxFetchHeaderBytes then
+        error(where() .. bad .. "the headers hold more than " .. limits.maxFetchHeaderBytes .. " bytes together)", 0)
+      end
+    end
+    record.headers = copy
+  end
+  if body ~= nil then
+    if type(body) ~= "string" then
+      error(where() .. bad .. "body must be a string (json.encode(t) makes one of a table), got " .. type(body) .. ")", 0)
+    end
+    if (record.method or "GET") == "GET" then
+      error(where() .. bad .. "a GET sends no body: add method = \"POST\" (or PUT, PATCH, DELETE))", 0)
+    end
+    if #body > limits.maxFetchBodyBytes then
+      error(where() .. bad .. "the body is " .. #body .. " bytes; a fetch sends at most " .. limits.maxFetchBodyBytes
+        .. " (maxFetchBodyBytes))", 0)
+    end
+    if not utf8.len(body) then
+      error(where() .. bad .. "the body must be UTF-8 text)", 0)
+    end
+    record.body = body
+  end
+  return record
+end
+
 local function fetch(owner, self, url, types, options)
   checkStore(self)
   checkEffects()
@@ -895,7 +972,9 @@ local function fetch(owner, self, url, types, options)
     error(where() .. "bad argument #2 to 'fetch' ({ ok = \"type\", fail = \"type\" } expected)", 0)
   end
   local hosts = checkRight(owner, "fetch", url)
-  local record = effectOptions({ kind = "fetch", url = url, ok = ok, fail = fail, hosts = hosts }, options, "fetch", 3)
+  local record = effectOptions({ kind = "fetch", url = url, ok = ok, fail = fail, hosts = hosts }, options, "fetch", 3,
+    fetchOptionNames)
+  fetchRequest(record, options)
   local effects = event.effects
   effects[#effects + 1] = record
   if record.id ~= nil then event.cancels[record.id] = nil end  -- a later cancel of it counts again
@@ -1373,16 +1452,19 @@ function E.send(sync, room, kind, a, b, c, d)
   return E.commitAfter()
 end
 
--- The options of a reduce effect (its id, replace, debounce, throttle, latest), or nil.
+-- The options of a reduce effect (its id, replace, debounce, throttle, latest; a fetch's
+-- method, headers, body), or nil.
 local function optionsOf(spec)
   if spec.id == nil and spec.replace == nil and spec.debounce == nil and spec.throttle == nil
-    and spec.latest == nil then return nil end
-  return { id = spec.id, replace = spec.replace, debounce = spec.debounce, throttle = spec.throttle, latest = spec.latest }
+    and spec.latest == nil and spec.method == nil and spec.headers == nil and spec.body == nil then return nil end
+  return { id = spec.id, replace = spec.replace, debounce = spec.debounce, throttle = spec.throttle, latest = spec.latest,
+    method = spec.method, headers = spec.headers, body = spec.body }
 end
 
 -- A screen's `reduce` as a handler: reduce(state, action) returns the next state (nil: the
 -- same) and a list of effects — { after = seconds, action = … }, { fetch = url, ok = …,
--- fail = … } or { dispatch = action } — which go through the store like handle's would (the
+-- fail = …, method = …, headers = …, body = … } or { dispatch = action } — which go through
+-- the store like handle's would (the
 -- same checks, limits and capabilities). The state it gets is read-only: it builds a new one.
 function E.reducing(reduce)
   return function(action, st)
@@ -1419,7 +1501,8 @@ function E.reducing(reduce)
       else
         error(definedAt(reduce) .. "effect " .. i .. " of reduce is not one of { after = s, action = a }, "
           .. "{ fetch = url, ok = type, fail = type }, { run = task, input = data, ok = type, fail = type }, "
-          .. "{ dispatch = action }, { cancel = id } (after, fetch and run take id, replace, debounce, throttle, latest too)", 0)
+          .. "{ dispatch = action }, { cancel = id } (after, fetch and run take id, replace, debounce, throttle, latest too; "
+          .. "fetch takes method, headers, body)", 0)
       end
     end
     blameOn(nil)

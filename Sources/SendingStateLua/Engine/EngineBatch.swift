@@ -42,7 +42,11 @@ struct EngineBatch {
   enum Effect {
     case after(seconds: Double, actions: [LuaValue], options: EffectOptions)
     /// `hosts`: every connection the fetch makes is held to them (the asker's net grant).
-    case fetch(url: String, ok: String, fail: String, hosts: [String], options: EffectOptions)
+    /// `method`, `headers` and `body` as the kernel checked them (a GET without them unless
+    /// the script gave them).
+    case fetch(
+      url: String, method: String, headers: [String: String], body: String?, ok: String, fail: String, hosts: [String],
+      options: EffectOptions)
     /// A task the host app registered (`store:run`): its name, input and result actions.
     case task(name: String, input: LuaValue, ok: String, fail: String, options: EffectOptions)
     case cancel(id: String)
@@ -202,7 +206,9 @@ struct EngineBatch {
         case "fetch":
           effects.append(
             .fetch(
-              url: effect["url"].stringValue ?? "", ok: effect["ok"].stringValue ?? "", fail: effect["fail"].stringValue ?? "",
+              url: effect["url"].stringValue ?? "", method: effect["method"].stringValue ?? "GET",
+              headers: effect["headers"].tableValue?.fields.compactMapValues(\.stringValue) ?? [:],
+              body: effect["body"].stringValue, ok: effect["ok"].stringValue ?? "", fail: effect["fail"].stringValue ?? "",
               hosts: effect["hosts"].tableValue?.sequence.compactMap(\.stringValue) ?? [],
               options: EffectOptions(effect)))
         case "task":

@@ -345,7 +345,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       cancelEffects(id: id)
     case .transition(let seconds, let token):
       startTransition(seconds: seconds, token: token)
-    case .after(_, _, let options), .fetch(_, _, _, _, let options), .task(_, _, _, _, let options):
+    case .after(_, _, let options), .fetch(_, _, _, _, _, _, _, let options), .task(_, _, _, _, let options):
       if let id = options.id, options.replace || options.debounce != nil { cancelEffects(id: id) }
       if let id = options.id, let window = options.throttle {
         throttle(effect, id: id, window: window, latest: options.latest)
@@ -398,7 +398,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
           return [["type": .string(fail), "error": .string(String(describing: error))]]
         }
       }
-    case .fetch(let source, let ok, let fail, let hosts, _):
+    case .fetch(let source, let method, let headers, let body, let ok, let fail, let hosts, _):
       let fetcher = runtime.fetcher
       let ticket = delay > 0 ? virtual?.schedule(after: delay) : nil
       startEffect(id: id, ticket: ticket) {
@@ -407,8 +407,14 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
         guard let url = URL(string: source) else {
           return [["type": .string(fail), "error": .string("not a URL this host can fetch: \(source.prefix(200))")]]
         }
+        let request = FetchRequest(url: url, method: method, headers: headers, body: body.map { Data($0.utf8) })
+        // The kernel checked it at the script's line; this is the check every fetcher's
+        // request crosses (the network's is checked once more in C).
+        if let problem = request.problem(maxBodyBytes: limits.maxFetchBodyBytes) {
+          return [["type": .string(fail), "error": .string("the request cannot be sent: \(problem)")]]
+        }
         do {
-          let (data, status) = try await fetcher.fetch(url, within: hosts, maxBytes: limits.maxFetchBytes, timeout: limits.fetchTimeout)
+          let (data, status) = try await fetcher.send(request, within: hosts, maxBytes: limits.maxFetchBytes, timeout: limits.fetchTimeout)
           return [Self.answer(data, status: status, ok: ok, fail: fail, limits: limits)]
         } catch is CancellationError {
           throw CancellationError()

@@ -49,6 +49,11 @@ final class ScreenKernel {
       "maxEffectDelay": .number(Double(limits.maxEffectDelay.components.seconds)),
       "maxPendingEffects": .integer(Int64(clamping: limits.maxPendingEffects)),
       "maxEffectBytes": .integer(Int64(clamping: limits.maxEffectBytes)),
+      "maxFetchBodyBytes": .integer(Int64(clamping: limits.maxFetchBodyBytes)),
+      "maxFetchHeaders": .integer(Int64(FetchRequest.maxHeaders)),
+      "maxFetchHeaderBytes": .integer(Int64(FetchRequest.maxHeaderBytes)),
+      "fetchMethods": .table(LuaTable(sequence: FetchRequest.methods.map(LuaValue.string))),
+      "fetchHostHeaders": .table(LuaTable(sequence: FetchRequest.hostHeaders.sorted().map(LuaValue.string))),
     ])
     let prims = try runtime.makeValue(.table(LuaTable()))
     prims.setField("where", to: whereFunction)
