@@ -234,7 +234,8 @@ public final class SpecRunner {
 
   // MARK: - Primitives for the Lua side
 
-  /// `ss.open(path, { fetch = { [url] = { status = 200, body = "…" | json = {…} } | { error = "…" } } })`.
+  /// `ss.open(path, { fetch = { [url] = { status = 200, body = "…" | json = {…} } | { error = "…" } } })`;
+  /// a key `"POST https://…"` answers that method only (before the URL's own answer).
   static func fakeFetcher(_ fakes: LuaTable) throws -> FakeFetcher {
     var responses: [String: FakeFetcher.Response] = [:]
     guard fakes.sequence.isEmpty else { throw ToolError.usage("ss.open: options.fetch maps URLs to answers: { [\"https://…\"] = { status = 200, body = \"…\" } }") }
@@ -247,6 +248,16 @@ public final class SpecRunner {
       responses[url] = response
     }
     return FakeFetcher(responses)
+  }
+
+  /// A request as `screen.fetches` lists it.
+  static func requestValue(_ request: FetchRequest) -> LuaValue {
+    var value: LuaValue = [
+      "url": .string(request.url.absoluteString), "method": .string(request.method),
+      "headers": .table(LuaTable(fields: request.headers.mapValues(LuaValue.string))),
+    ]
+    if let body = request.body { value["body"] = .string(String(decoding: body, as: UTF8.self)) }
+    return value
   }
 
   /// `ss.open(path, { tasks = { [name] = { value = … } | { error = "…" } } })`: fakes of the tasks
@@ -402,6 +413,15 @@ public final class SpecRunner {
     })
     prims.setField("time", to: runtime.makeFunction("time") { call in
       try MainActor.assumeIsolated { try call.push(.number(try screen(call).options.clock.now)) }
+      return 1
+    })
+    // The requests a screen's fake fetcher was sent (`screen.fetches`), oldest first:
+    // { url = …, method = "POST", headers = { [name] = value }, body = "…" | nil }.
+    prims.setField("fetches", to: runtime.makeFunction("fetches") { call in
+      try MainActor.assumeIsolated {
+        let sent = (try screen(call).options.fetcher as? FakeFetcher)?.sent.all ?? []
+        try call.push(.table(LuaTable(sequence: sent.map(Self.requestValue))))
+      }
       return 1
     })
     prims.setField("pending", to: runtime.makeFunction("pending") { call in

@@ -409,6 +409,7 @@ return function(prims, settings, busted)
         if key == "state" then return readOnly(prims.state(handle), "screen.state") end
         if key == "actions" then return prims.actions(handle) end
         if key == "pending" then return prims.pending(handle) end
+        if key == "fetches" then return prims.fetches(handle) end
         if key == "named" then return prims.named(handle) end
         if key == "time" then return prims.time(handle) end
         if key == "view" then
