@@ -231,7 +231,7 @@
 ---@field set fun(self: SSStore, state: table) Replaces the state (validated, then committed).
 ---@field dispatch fun(self: SSStore, action: SSAction) Queues an action, handled after the current one (FIFO).
 ---@field after fun(self: SSStore, seconds: number, action: SSAction, options: SSEffectOptions?) Dispatches an action after a delay (an effect).
----@field fetch fun(self: SSStore, url: string, types: { ok: string, fail: string }, options: SSEffectOptions?) HTTP GET; the result comes back as an action (an effect).
+---@field fetch fun(self: SSStore, url: string, types: { ok: string, fail: string }, options: SSFetchOptions?) An HTTP request (a GET unless options give a method, headers and a body); the result comes back as an action (an effect).
 ---@field run fun(self: SSStore, task: string, input: any, types: { ok: string, fail: string }, options: SSEffectOptions?) Starts async work the host app registered by name; its value comes back as the ok action's value, a failure as fail's error.
 ---@field cancel fun(self: SSStore, id: string) Cancels the effects started with this id (pending debounced and throttled ones too); their actions never arrive.
 
@@ -239,10 +239,13 @@
 ---@class SSEffect
 ---@field after number? Seconds until `action` is dispatched.
 ---@field action SSAction? The action a timer dispatches.
----@field fetch string? A URL to GET; its result is dispatched as `ok` or `fail`.
+---@field fetch string? A URL to fetch (a GET unless `method` says); its result is dispatched as `ok` or `fail`.
 ---@field ok string? The action type of a fetch's or a task's success.
 ---@field fail string? The action type of a fetch's or a task's failure.
 ---@field run string? A task the host app registered; its value is dispatched as `ok` (value), a failure as `fail` (error).
+---@field method SSFetchMethod? A fetch's method (default GET).
+---@field headers table<string, string>? A fetch's headers by name (not Host, Content-Length, Transfer-Encoding, Connection, Expect…).
+---@field body string? A fetch's body: UTF-8 text, e.g. json.encode(t) (not on a GET; at most maxFetchBodyBytes, 1 MiB by default).
 ---@field input any? The input of a `run` task.
 ---@field dispatch SSAction? An action to queue after this one.
 ---@field cancel string? Cancels the effects started with this id.
@@ -259,6 +262,26 @@
 ---@field debounce number? Wait this long first; a newer effect with the id replaces this one.
 ---@field throttle number? At most one effect with the id per this many seconds: the first at once, the kept one at the window's end.
 ---@field latest boolean? For throttle: keep the latest effect of a window (default) or the first.
+
+---How a fetch is sent, and how it relates to the other effects with its id.
+---@class SSFetchOptions
+---@field method SSFetchMethod? The method (default GET; a body needs another).
+---@field headers table<string, string>? Headers by name: tokens, given once each; values one line of text; at most 64, 16 KiB together. No Content-Type is added unless given; Host, Content-Length, Transfer-Encoding, Connection, Expect and Proxy-* are the host's.
+---@field body string? The body: UTF-8 text, e.g. json.encode(t) (at most maxFetchBodyBytes, 1 MiB by default). A 307/308 redirect to another origin fails rather than re-send it; a 303 (or a 301/302 after a POST) becomes a GET without it.
+---@field id string? The effect's name: store:cancel(id) cancels it.
+---@field replace boolean? Cancel the running effects with this id first (latest wins).
+---@field debounce number? Wait this long first; a newer effect with the id replaces this one.
+---@field throttle number? At most one effect with the id per this many seconds: the first at once, the kept one at the window's end.
+---@field latest boolean? For throttle: keep the latest effect of a window (default) or the first.
+
+---@alias SSFetchMethod "GET"|"POST"|"PUT"|"PATCH"|"DELETE"
+
+---A request a screen's fake fetcher was sent (`screen.fetches`).
+---@class SSSentRequest
+---@field url string The URL as the script wrote it.
+---@field method SSFetchMethod The method (upper case).
+---@field headers table<string, string> The headers by name, as the script wrote them.
+---@field body string? The body, if one was sent.
 
 ---A named state of a screen (`states.<name>`): what changes on entering it, on each commit in it, and after its transition.
 ---@class SSNamedState
@@ -295,6 +318,7 @@
 ---@field state table A snapshot of the screen's state.
 ---@field actions SSActionTable[] The actions dispatched so far.
 ---@field pending integer How many effects are still running.
+---@field fetches SSSentRequest[] The requests store:fetch sent to the fake answers (ss.open's fetch), oldest first.
 ---@field named {current: string?, from: string?, to: string?}? The named state (`states`): current, and from/to while a transition runs; nil without `states`.
 ---@field time number The screen's clock: seconds since 1970 (virtual with ss.open(path, { clock = … })).
 ---@field view SSViews view.<id>.<property> reads a view's property (read-only).
@@ -319,7 +343,7 @@
 ---@field data string? A server-driven payload (a JSON file beside the spec or from the project root).
 ---@field plugins string[]? Plugin folders to run with (beside the spec or from the project root).
 ---@field clock number? A virtual clock standing at this time (seconds since 1970): timers wait for screen:advance.
----@field fetch table<string, { status: integer?, body: string?, json: any, error: string? }>? Fake answers for store:fetch, by URL (no network).
+---@field fetch table<string, { status: integer?, body: string?, json: any, error: string? }>? Fake answers for store:fetch, by URL, or by `POST <url>` for one method only (no network); screen.fetches lists what was sent.
 ---@field tasks table<string, { value: any, error: string? }>? Fake answers for store:run, by task name.
 
 ---`require "sendingstate"`.

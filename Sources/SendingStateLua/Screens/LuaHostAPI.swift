@@ -76,8 +76,8 @@ public enum LuaHostAPI {
       name: "after", signature: "fun(self: SSStore, seconds: number, action: SSAction, options: SSEffectOptions?)",
       doc: "Dispatches an action after a delay (an effect)."),
     Member(
-      name: "fetch", signature: "fun(self: SSStore, url: string, types: { ok: string, fail: string }, options: SSEffectOptions?)",
-      doc: "HTTP GET; the result comes back as an action (an effect)."),
+      name: "fetch", signature: "fun(self: SSStore, url: string, types: { ok: string, fail: string }, options: SSFetchOptions?)",
+      doc: "An HTTP request (a GET unless options give a method, headers and a body); the result comes back as an action (an effect)."),
     Member(
       name: "run", signature: "fun(self: SSStore, task: string, input: any, types: { ok: string, fail: string }, options: SSEffectOptions?)",
       doc: "Starts async work the host app registered by name; its value comes back as the ok action's value, a failure as fail's error."),
