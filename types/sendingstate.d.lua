@@ -245,7 +245,7 @@
 ---@field run string? A task the host app registered; its value is dispatched as `ok` (value), a failure as `fail` (error).
 ---@field method SSFetchMethod? A fetch's method (default GET).
 ---@field headers table<string, string>? A fetch's headers by name (not Host, Content-Length, Transfer-Encoding, Connection, Expect…).
----@field body string? A fetch's body: UTF-8 text, e.g. json.encode(t) (not on a GET; at most maxFetchBodyBytes, 1 MiB by default).
+---@field body string? A fetch's body: UTF-8 text, e.g. json.encode(t) (not on a GET; at most maxFetchBodyBytes, 256 KiB by default).
 ---@field input any? The input of a `run` task.
 ---@field dispatch SSAction? An action to queue after this one.
 ---@field cancel string? Cancels the effects started with this id.
@@ -267,7 +267,7 @@
 ---@class SSFetchOptions
 ---@field method SSFetchMethod? The method (default GET; a body needs another).
 ---@field headers table<string, string>? Headers by name: tokens, given once each; values one line of text; at most 64, 16 KiB together. No Content-Type is added unless given; Host, Content-Length, Transfer-Encoding, Connection, Expect and Proxy-* are the host's.
----@field body string? The body: UTF-8 text, e.g. json.encode(t) (at most maxFetchBodyBytes, 1 MiB by default). A 307/308 redirect to another origin fails rather than re-send it; a 303 (or a 301/302 after a POST) becomes a GET without it.
+---@field body string? The body: UTF-8 text, e.g. json.encode(t) (at most maxFetchBodyBytes, 256 KiB by default). A 307/308 redirect to another origin fails rather than re-send it; a 303 (or a 301/302 after a POST) becomes a GET without it.
 ---@field id string? The effect's name: store:cancel(id) cancels it.
 ---@field replace boolean? Cancel the running effects with this id first (latest wins).
 ---@field debounce number? Wait this long first; a newer effect with the id replaces this one.

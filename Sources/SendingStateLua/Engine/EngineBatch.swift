@@ -1,5 +1,6 @@
 import CLua
 import CLuaShim
+import Foundation
 
 /// What one event changed, as the kernel committed it. The host applies it and nothing in it
 /// can fail: every value was checked in Lua, where the error could name the script's line.
@@ -43,9 +44,9 @@ struct EngineBatch {
     case after(seconds: Double, actions: [LuaValue], options: EffectOptions)
     /// `hosts`: every connection the fetch makes is held to them (the asker's net grant).
     /// `method`, `headers` and `body` as the kernel checked them (a GET without them unless
-    /// the script gave them).
+    /// the script gave them; the body's one copy outside the Lua heap).
     case fetch(
-      url: String, method: String, headers: [String: String], body: String?, ok: String, fail: String, hosts: [String],
+      url: String, method: String, headers: [String: String], body: Data?, ok: String, fail: String, hosts: [String],
       options: EffectOptions)
     /// A task the host app registered (`store:run`): its name, input and result actions.
     case task(name: String, input: LuaValue, ok: String, fail: String, options: EffectOptions)
@@ -208,7 +209,7 @@ struct EngineBatch {
             .fetch(
               url: effect["url"].stringValue ?? "", method: effect["method"].stringValue ?? "GET",
               headers: effect["headers"].tableValue?.fields.compactMapValues(\.stringValue) ?? [:],
-              body: effect["body"].stringValue, ok: effect["ok"].stringValue ?? "", fail: effect["fail"].stringValue ?? "",
+              body: effect["body"].stringValue.map { Data($0.utf8) }, ok: effect["ok"].stringValue ?? "", fail: effect["fail"].stringValue ?? "",
               hosts: effect["hosts"].tableValue?.sequence.compactMap(\.stringValue) ?? [],
               options: EffectOptions(effect)))
         case "task":

@@ -407,7 +407,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
         guard let url = URL(string: source) else {
           return [["type": .string(fail), "error": .string("not a URL this host can fetch: \(source.prefix(200))")]]
         }
-        let request = FetchRequest(url: url, method: method, headers: headers, body: body.map { Data($0.utf8) })
+        let request = FetchRequest(url: url, method: method, headers: headers, body: body)
         // The kernel checked it at the script's line; this is the check every fetcher's
         // request crosses (the network's is checked once more in C).
         if let problem = request.problem(maxBodyBytes: limits.maxFetchBodyBytes) {

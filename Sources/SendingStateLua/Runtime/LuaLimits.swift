@@ -17,7 +17,7 @@ extension LuaRuntime {
   /// | ``maxActionsPerEvent`` | 1,000 | budget error naming the action |
   /// | ``maxEffectDelay`` | 3,600 s | type-mismatch error at the call |
   /// | ``maxFetchBytes`` | 8 MiB | the fetch is aborted; its failure action says why |
-  /// | ``maxFetchBodyBytes`` | 1 MiB | error at the `store:fetch` line |
+  /// | ``maxFetchBodyBytes`` | 256 KiB | error at the `store:fetch` line |
   /// | ``fetchTimeout`` | 30 s | the fetch fails; its failure action says why |
   /// | ``maxViews`` | 10,000 per screen | "too large" error naming the builder's line |
   /// | ``maxRegistrations`` | 10,000 per screen | "too large" error naming the `on` line |
@@ -54,10 +54,10 @@ extension LuaRuntime {
     /// The largest body `store:fetch` (and a payload URL) reads; larger responses are aborted
     /// as they stream (default 8 MiB).
     public var maxFetchBytes: Int
-    /// The largest body `store:fetch` sends (its `body` option; default 1 MiB). The host keeps
+    /// The largest body `store:fetch` sends (its `body` option; default 256 KiB). The host keeps
     /// a copy outside the Lua heap until the fetch ends, for up to ``maxPendingEffects``
-    /// fetches. Its headers are bounded apart: at most ``FetchRequest/maxHeaders``, together
-    /// ``FetchRequest/maxHeaderBytes`` bytes.
+    /// fetches (by default 25 MiB at most, as for ``maxEffectBytes``). Its headers are bounded
+    /// apart: at most ``FetchRequest/maxHeaders``, together ``FetchRequest/maxHeaderBytes`` bytes.
     public var maxFetchBodyBytes: Int
     /// How long a fetch may take (default 30 seconds).
     public var fetchTimeout: Duration
@@ -83,7 +83,7 @@ extension LuaRuntime {
       maxStringBytes: Int? = 16 << 20, maxDepth: Int = 64, maxNodes: Int = 1_000_000, maxActionsPerEvent: Int = 1_000,
       maxEffectDelay: Duration = .seconds(3_600), maxFetchBytes: Int = 8 << 20, fetchTimeout: Duration = .seconds(30),
       maxViews: Int = 10_000, maxRegistrations: Int = 10_000, maxPendingEffects: Int = 100,
-      maxOutputBytes: Int? = 1 << 20, maxEffectBytes: Int = 256 << 10, maxFetchBodyBytes: Int = 1 << 20
+      maxOutputBytes: Int? = 1 << 20, maxEffectBytes: Int = 256 << 10, maxFetchBodyBytes: Int = 256 << 10
     ) {
       self.memoryLimit = memoryLimit
       self.instructionBudget = instructionBudget

@@ -43,16 +43,19 @@ struct HTTPSendTests {
     #expect(received[1].header("Content-Type") == nil && received[1].body == Data("a=1".utf8))
   }
 
-  @Test("PUT, PATCH and DELETE, with and without a body; a GET stays a GET")
+  @Test("PUT, PATCH and DELETE, with and without a body; a GET stays a GET, with its headers")
   func methods() async throws {
     let server = try LoopbackHTTPServer(routes: ["/r": "ok"], maxRequests: 5)
     for (method, body) in [("PUT", "p"), ("PATCH", "q"), ("DELETE", nil), ("DELETE", "d"), ("GET", nil)] {
-      let answer = try await HTTPGet.send(request(server.url("/r"), method, body: body), maxBytes: 100, timeout: .seconds(10))
+      let answer = try await HTTPGet.send(
+        request(server.url("/r"), method, headers: ["Authorization": "Bearer k"], body: body), maxBytes: 100, timeout: .seconds(10))
       #expect(answer.status == 200, "\(method)")
     }
     let received = server.received
     #expect(received.map(\.method) == ["PUT", "PATCH", "DELETE", "DELETE", "GET"])
     #expect(received.map { String(decoding: $0.body, as: UTF8.self) } == ["p", "q", "", "d", ""])
+    #expect(received.allSatisfy { $0.header("Authorization") == "Bearer k" })
+    #expect(received.last?.header("Content-Length") == nil && received.last?.header("Content-Type") == nil)
   }
 
   @Test("a 303, or a 302 after a POST, becomes a GET without the body or its Content-Type; other headers stay")
