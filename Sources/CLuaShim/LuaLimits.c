@@ -32,9 +32,22 @@ static void count_hook (lua_State *L, lua_Debug *ar);
 /* The benchmarks' profile is on (the hook then runs without limits too). */
 static int profile_on = 0;
 
+/* The line events coverage asks for (none while it is off: no cost). */
+static int line_mask (Host *h) {
+  return h->coverage != NULL ? LUA_MASKLINE : 0;
+}
+
+/* Sets the count hook of `L` to fire every `step` instructions (and on lines, for coverage). */
+static void set_count_hook (lua_State *L, Host *h, int step) {
+  lua_sethook(L, count_hook, LUA_MASKCOUNT | line_mask(h), step);
+}
+
 void sslua_arm_hook (lua_State *L, Host *h) {
   if (h->budget <= 0 && h->deadline_ns == 0 && !profile_on) {
-    lua_sethook(L, NULL, 0, 0);
+    if (h->coverage != NULL)
+      lua_sethook(L, count_hook, LUA_MASKLINE, 0);
+    else
+      lua_sethook(L, NULL, 0, 0);
     return;
   }
   int step = h->hook_step > 0 ? h->hook_step : SSLUA_HOOK_STEP;
@@ -42,7 +55,7 @@ void sslua_arm_hook (lua_State *L, Host *h) {
     step = 1;
   else if (h->budget > 0 && h->remaining < step)
     step = h->remaining > 0 ? (int)h->remaining : 1;
-  lua_sethook(L, count_hook, LUA_MASKCOUNT, step);
+  set_count_hook(L, h, step);
 }
 
 void sslua_reset_limits (lua_State *L, Host *h) {
@@ -66,7 +79,7 @@ void sslua_trip (lua_State *L, Host *h, int reason) {
   if (h->tripped == SSLUA_TRIP_NONE)
     h->tripped = reason;
   /* Every instruction from now on runs the hook, which raises again. */
-  lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+  set_count_hook(L, h, 1);
 }
 
 /* Pushes the message of the limit that ran out. */
@@ -166,6 +179,10 @@ int sslua_profile_report (char *out, size_t size) {
 
 static void count_hook (lua_State *L, lua_Debug *ar) {
   Host *h = sslua_gethost(L);
+  if (ar->event == LUA_HOOKLINE) {  /* (only while coverage is on) */
+    sslua_coverage_line(L, h, ar);
+    return;
+  }
   if (profile_on) profile_sample(L, lua_gethookcount(L));
   h->running = L;
   if (h->tripped == SSLUA_TRIP_NONE) {
@@ -183,18 +200,17 @@ static void count_hook (lua_State *L, lua_Debug *ar) {
         /* A thousand instructions took this long: some are very slow, so
         ** check more often for the rest of the episode. */
         h->hook_step = SSLUA_HOOK_SLOW_STEP;
-        lua_sethook(L, count_hook, LUA_MASKCOUNT, SSLUA_HOOK_SLOW_STEP);
+        set_count_hook(L, h, SSLUA_HOOK_SLOW_STEP);
       }
       h->last_hook_ns = now;
     }
     if (h->tripped == SSLUA_TRIP_NONE) {
       if (h->budget > 0 && h->remaining < lua_gethookcount(L))
-        lua_sethook(L, count_hook, LUA_MASKCOUNT, (int)h->remaining);
+        set_count_hook(L, h, (int)h->remaining);
       return;
     }
   }
-  lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
-  (void)ar;
+  set_count_hook(L, h, 1);
   /* The position is the running function's (level 0), not its caller's. */
   sslua_where_script(L, 0);
   push_limit_message(L, h);

@@ -114,6 +114,7 @@ lua_State *sslua_newstate (size_t memory_limit, sslua_ReleaseFunction release) {
 void sslua_close (lua_State *L) {
   Host *h = gethost(L);
   lua_close(L);
+  sslua_coverage_free(h->coverage);
   free(h);
 }
 

@@ -59,6 +59,9 @@ typedef struct Host {
   int episode;          /* > 0 while an explicit episode is open */
   lua_State *running;   /* the thread running Lua code now (or last) */
 
+  /* Line counts of script files (LuaCoverage.c); NULL: coverage is off, no line hook. */
+  SSCoverage *coverage;
+
   sslua_ReleaseFunction release;
   void *context;        /* the Swift runtime */
 } Host;
@@ -91,6 +94,12 @@ void sslua_where_script (lua_State *L, int level);
 
 /* Replaces the bare memory error on top with where and why (never fails). */
 void sslua_describe_memory_error (lua_State *L, Host *h);
+
+/* Counts the line event `ar` of `L` (the limits' hook calls it for line events). */
+void sslua_coverage_line (lua_State *L, Host *h, lua_Debug *ar);
+
+/* Frees a state's line counts (at close). */
+void sslua_coverage_free (SSCoverage *c);
 
 /* Whether the first line of `msg` starts with a "chunk:line: " position. */
 int sslua_has_position (const char *msg);

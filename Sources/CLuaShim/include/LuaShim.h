@@ -138,6 +138,24 @@ void sslua_profile_stop(void);
 ** `out` (at most `size` bytes, NUL-terminated); returns the number of entries written. */
 int sslua_profile_report(char *out, size_t size);
 
+/*
+** Line coverage of script files (chunks named "@path"; the host's "=name" chunks never count),
+** for `sendingstate test --coverage`. Off until started: then the limits' hook also takes line
+** events, in every thread of the state (the budget and deadline keep working as before), and
+** each adds one to its (file, line). The counts live until the state closes.
+*/
+typedef struct SSCoverage SSCoverage;
+/* Starts counting (idempotent); 0 when out of memory. */
+int sslua_coverage_start(struct lua_State *L);
+/* Whether coverage was started in this state. */
+int sslua_coverage_on(struct lua_State *L);
+/* The number of files counted so far. */
+int sslua_coverage_file_count(struct lua_State *L);
+/* The name of file `index` (its chunk name without '@'), or NULL. */
+const char *sslua_coverage_file_name(struct lua_State *L, int index);
+/* The hits of file `index` by line (entry 0 unused; `*size` entries), or NULL. */
+const long long *sslua_coverage_file_hits(struct lua_State *L, int index, int *size);
+
 /* How deeply Swift and Lua calls are nested now (sslua_pcall levels). */
 int sslua_call_depth(struct lua_State *L);
 /* The deepest nesting sslua_pcall allows; beyond it the call fails. */

@@ -95,6 +95,9 @@ public final class LuaScreen {
     /// (or a reduce effect `{ run = name, … }`): its value comes back as the `ok` action's
     /// `value`, an error it throws as the `fail` action's `error`.
     public var tasks: [String: HostTask] = [:]
+    /// Count which lines of the screen's files run (its script, its modules, its plugins'
+    /// scripts), from loading on: `sendingstate test --coverage` reads them from ``runtime``.
+    package var coverage = false
 
     /// Creates options.
     public init(
@@ -296,6 +299,7 @@ public final class LuaScreen {
     configuration.defaultOwner = Self.screenOwner
     configuration.defaultRights = Self.rights(screen: options.capabilities ?? .unrestricted)
     runtime = try LuaRuntime(configuration: configuration)
+    if options.coverage { try runtime.startCoverage() }
     for owner in Set(configuration.fileOwners.values) {
       runtime.grant(Self.rights(plugin: options.pluginCapabilities[Self.pluginName(ofOwner: owner)] ?? Capabilities()), to: owner)
     }
