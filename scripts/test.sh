@@ -8,7 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/bootstrap.sh
+# (lcov: genhtml, which the coverage tests render `sendingstate test --coverage`'s LCOV with.)
+scripts/bootstrap.sh lcov
 
 # Our C code (the Lua shim and the fetch module), with the warning set of Lua's own developer
 # build.

@@ -26,6 +26,9 @@ static const unsigned char file_preview_preview_js[] = {
 static const unsigned char file_sandbox_prelude_lua[] = {
 #embed "sandbox/prelude.lua"
 };
+static const unsigned char file_spec_coverage_lua[] = {
+#embed "spec/coverage.lua"
+};
 static const unsigned char file_spec_host_lua[] = {
 #embed "spec/host.lua"
 };
@@ -68,6 +71,7 @@ static const struct {
   {"preview/page.html", file_preview_page_html, sizeof file_preview_page_html},
   {"preview/preview.js", file_preview_preview_js, sizeof file_preview_preview_js},
   {"sandbox/prelude.lua", file_sandbox_prelude_lua, sizeof file_sandbox_prelude_lua},
+  {"spec/coverage.lua", file_spec_coverage_lua, sizeof file_spec_coverage_lua},
   {"spec/host.lua", file_spec_host_lua, sizeof file_spec_host_lua},
   {"spec/screen_driver.lua", file_spec_screen_driver_lua, sizeof file_spec_screen_driver_lua},
   {"spec/terminal_output.lua", file_spec_terminal_output_lua, sizeof file_spec_terminal_output_lua},

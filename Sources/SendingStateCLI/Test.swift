@@ -43,6 +43,15 @@ extension SendingStateCommand {
         (", N skipped" when some were; on stderr with --output TAP/junit/json);
         the exit code is 1 if any test failed.
 
+        Coverage: --coverage (or coverage = true in .busted; --no-coverage
+        overrides it) counts the lines of screens, their modules and plugins'
+        scripts, and of the project's modules specs require (not spec files,
+        busted, nor the host's own Lua). Lines are those that hold code; one
+        that never ran counts 0. It writes coverage/lcov.info (LCOV, paths
+        relative to the current folder: genhtml coverage/lcov.info -o
+        coverage/html) and prints a table of hits, missed lines and percent per
+        file, with the total, before the closing line.
+
         Examples:
           sendingstate test
           sendingstate test examples --tags screens --output TAP
@@ -116,6 +125,11 @@ extension SendingStateCommand {
     @Flag(name: [.short, .customLong("verbose")], help: "Show tracebacks with failures and errors.")
     var verbose = false
 
+    @Flag(
+      inversion: .prefixedNo,
+      help: "Count the lines of screens, their modules and plugins that run; write coverage/lcov.info and print a summary (default: .busted's coverage).")
+    var coverage: Bool?
+
     @OptionGroup var pluginFlags: PluginFlags
 
     func validate() throws {
@@ -148,6 +162,7 @@ extension SendingStateCommand {
       options.settle = settle
       options.updateSnapshots = updateSnapshots
       options.verbose = verbose
+      options.coverage = coverage
       options.plugins = pluginFlags.plugins
       options.pluginGrants = try pluginFlags.parsedGrants()
       options.lockedPlugins = pluginFlags.locked

@@ -56,6 +56,10 @@ public struct SpecOptions: Sendable, Equatable {
   public var updateSnapshots = false
   /// Tracebacks with failures and errors.
   public var verbose = false
+  /// Line coverage of screens, their modules and plugins, and the modules specs require
+  /// (`--coverage`, written to `coverage/lcov.info`); `nil`: as `.busted` says (`coverage = true`),
+  /// `false`: off whatever it says (`--no-coverage`).
+  public var coverage: Bool?
   /// ANSI colours in the terminal output.
   public var color = false
   /// Plugin folders every screen a spec opens runs with (`--plugin`), before those the spec
@@ -97,6 +101,7 @@ public struct SpecOptions: Sendable, Equatable {
     if let helper { arguments.append("--helper=\(helper)") }
     if stopOnFailure { arguments.append("--no-keep-going") }
     if verbose { arguments.append("--verbose") }
+    if let coverage { arguments.append(coverage ? "--coverage" : "--no-coverage") }
     return arguments + paths
   }
 }

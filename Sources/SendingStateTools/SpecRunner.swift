@@ -73,11 +73,20 @@ public final class SpecRunner {
   /// Whether standard output was a machine-readable document (TAP, JUnit, JSON), so the closing
   /// line belongs on standard error.
   public private(set) var wroteDocument = false
+  /// The line coverage of the run, when `--coverage` (or `.busted`'s `coverage = true`) asked
+  /// for it; also written to `coverage/lcov.info` and summed up after the results.
+  package private(set) var coverage: SpecCoverage?
 
   private var screens: [Int64: LuaScreen] = [:]
   private var reportedAsyncErrors: [Int64: Int] = [:]
   private var nextHandle: Int64 = 0
   private var captured: String?
+  /// The counts of screens closed so far, and at the end the spec runtime's (nil: coverage off).
+  private var coverageCounts: CoverageCounts?
+  /// The chunk names of the spec host's own Lua (never the project's).
+  private static let hostChunks: Set<String> = [
+    "sendingstate/driver.lua", "sendingstate/terminal.lua", "sendingstate/host.lua", "sendingstate/coverage.lua",
+  ]
   private let output: (String) -> Void
   private let errors: (String) -> Void
 
@@ -157,9 +166,34 @@ public final class SpecRunner {
         listedOnly = request[5].boolValue ?? false
         fileCount = request[6].intValue ?? 0
         wroteDocument = request[7].boolValue ?? false
+        if !listedOnly { try reportCoverage(runtime, specFiles: request[8].tableValue?.sequence.compactMap(\.stringValue) ?? []) }
         return
       }
     }
+  }
+
+  /// Adds the spec runtime's counts to the screens', then writes the LCOV file and the summary
+  /// (on standard error when standard output is a document).
+  private func reportCoverage(_ runtime: LuaRuntime, specFiles: [String]) throws {
+    guard var counts = coverageCounts else { return }
+    counts.add(runtime.coverageHits.filter { !Self.hostChunks.contains($0.key) }, fromScreen: false)
+    let lines: LuaRef
+    do {
+      lines = try chunk(runtime, SpecCoverage.linesSource, "sendingstate/coverage.lua")
+    } catch {
+      throw ToolError.from(error)
+    }
+    let report = try counts.report(specFiles: specFiles) { text, name in
+      do {
+        return try runtime.call(lines, with: [.string(text), .string(name)], context: "coverage").first?.tableValue?.sequence
+          .compactMap { value -> Int? in value.intValue.map { Int($0) } }
+      } catch {
+        throw ToolError.from(error)
+      }
+    }
+    coverage = report
+    try report.write(in: counts.folder)
+    (wroteDocument ? errors : output)("\n" + report.summary)
   }
 
   private func chunk(_ runtime: LuaRuntime, _ source: String, _ name: String) throws -> LuaRef {
@@ -228,8 +262,14 @@ public final class SpecRunner {
   }
 
   private func closeAll() {
-    screens.values.forEach { $0.close() }
-    screens.removeAll()
+    for handle in screens.keys.sorted() { retire(handle) }
+  }
+
+  /// Closes a screen and keeps its line counts (when coverage is on).
+  private func retire(_ handle: Int64) {
+    guard let screen = screens.removeValue(forKey: handle) else { return }
+    screen.close()
+    if coverageCounts != nil { coverageCounts?.add(screen.runtime.coverageHits, fromScreen: true) }
   }
 
   // MARK: - Primitives for the Lua side
@@ -332,6 +372,7 @@ public final class SpecRunner {
       if call.count >= 7, case .table(let fakes) = try call.value(7) {
         options.tasks = try Self.fakeTasks(fakes)
       }
+      options.coverage = coverageCounts != nil
       let screen = try LuaScreen(path: path, options: options)
       nextHandle += 1
       screens[nextHandle] = screen
@@ -353,6 +394,16 @@ public final class SpecRunner {
       return screen
     }
     try prims.setField("version", to: .string(LuaScreen.apiVersion))
+    // --coverage (or .busted's `coverage = true`), once busted has read them: screens opened
+    // from now on count their lines, and so does this runtime (the modules specs require).
+    prims.setField("coverageStart", to: runtime.makeFunction("coverageStart") { [weak self, unowned runtime] _ in
+      try MainActor.assumeIsolated {
+        guard let self, self.coverageCounts == nil else { return 0 }
+        try runtime.startCoverage()
+        self.coverageCounts = CoverageCounts(folder: FileManager.default.currentDirectoryPath)
+        return 0
+      }
+    })
     prims.setField("write", to: runtime.makeFunction("write") { [weak self] call in
       let text = try call.string(1)
       MainActor.assumeIsolated { self?.write(text) }
@@ -397,8 +448,7 @@ public final class SpecRunner {
     prims.setField("close", to: runtime.makeFunction("close") { [weak self] call in
       let handle = try call.integer(1)
       MainActor.assumeIsolated {
-        self?.screens[handle]?.close()
-        self?.screens[handle] = nil
+        self?.retire(handle)
         self?.steps[handle] = nil
       }
       return 0

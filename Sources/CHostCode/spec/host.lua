@@ -123,6 +123,9 @@ local outputNames = { tap = "TAP", json = "json", junit = "junit", terminal = "t
 local output = outputNames[tostring(cliArgs.output):lower()] or cliArgs.output
 settings.machine = machineOutputs[output] == true
 settings.verbose = settings.verbose or cliArgs.verbose
+-- --coverage, or .busted's `coverage = true`: count the lines of screens, their modules and
+-- plugins, and of the modules specs require (the host writes the report after the run).
+if cliArgs.coverage then prims.coverageStart() end
 
 if not cliArgs["auto-insulate"] then busted.register("file", "file", {}) end
 if cliArgs.lazy then
@@ -384,7 +387,8 @@ local function run()
   io.stdout:flush()
   collectgarbage()  -- (the finalizers of the run's garbage run, bounded, while they still count)
   counts.errors = counts.errors + finalizerTimeouts
-  return { "done", counts.passed, counts.failed + counts.errors, counts.skipped, cliArgs.list and true or false, #settings.files, settings.machine }
+  return { "done", counts.passed, counts.failed + counts.errors, counts.skipped, cliArgs.list and true or false, #settings.files, settings.machine,
+    settings.files }
 end
 
 -- The run's thread takes its deadline back each time the host resumes it (a call from the
