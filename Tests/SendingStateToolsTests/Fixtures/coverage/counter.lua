@@ -9,6 +9,7 @@ return {
     return ui.stack { id = "root",
       ui.label { id = "count" },
       ui.button { id = "plus", title = "+" },
+      ui.badge { id = "badge", field = "count" },
     }
   end,
 
