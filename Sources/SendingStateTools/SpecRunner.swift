@@ -24,7 +24,9 @@ import SendingStatePlugins
 ///
 /// Specs run in one trusted Lua state (they are the project's own code); each screen opened
 /// runs sandboxed in its own runtime. The closing line is `N passed, N failed` (and
-/// `, N skipped` when some were).
+/// `, N skipped` when some were). With ``SpecOptions/coverage`` (or `.busted`'s
+/// `coverage = true`) the run also counts lines (see ``SpecCoverage``), writes
+/// `coverage/lcov.info` and prints a summary before that line.
 @MainActor
 public final class SpecRunner {
   /// The outcome of one test, or of an error outside tests (a spec that does not load, a
