@@ -163,8 +163,7 @@ struct CLIEndToEndTests {
     let source = try String(contentsOfFile: repoPath("examples/counter/counter.lua"), encoding: .utf8)
     try source.write(toFile: path, atomically: true, encoding: .utf8)
 
-    let child = try ChildProcess(
-      executable: binaryPath, arguments: ["run", path, "--send", "tap plus", "--watch"], directory: repositoryRoot.path)
+    let child = try startCLI(["run", path, "--send", "tap plus", "--watch"])
     defer { child.terminate() }  // and waited for at the end
     child.closeInput()
     #expect(await child.waitFor { $0.contains("watching") })

@@ -92,8 +92,7 @@ extension CLIEndToEndTests {
   
     @Test("preview: 8 pages that never read and one that taps 30 times on the 4 MiB labels; memory bounded, pages kept")
     func previewSlowPages() async throws {
-      let child = try ChildProcess(
-        executable: binaryPath, arguments: ["preview", HostileScreenTests.fixtures + "big_labels.lua"], directory: repositoryRoot.path)
+      let child = try startCLI(["preview", HostileScreenTests.fixtures + "big_labels.lua"])
       defer { child.terminate() }
       child.closeInput()
       #expect(await child.waitFor(timeout: 60) { $0.contains("preview: http://") })

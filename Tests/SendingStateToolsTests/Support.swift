@@ -28,9 +28,19 @@ struct RunResult {
   var stderr: String
 }
 
+/// The user's cache folder for the binaries tests start (a preview remembers its URL there), so
+/// no test writes to `~/.cache`.
+let testCacheHome = FileManager.default.temporaryDirectory.appendingPathComponent("ss-test-cache-\(getpid())").path
+
+/// Starts `sendingstate` with `arguments` in `directory`, its cache folder ``testCacheHome``.
+func startCLI(_ arguments: [String], directory: String = repositoryRoot.path) throws -> ChildProcess {
+  try ChildProcess(
+    executable: "/usr/bin/env", arguments: ["XDG_CACHE_HOME=\(testCacheHome)", binaryPath] + arguments, directory: directory)
+}
+
 /// Runs `sendingstate` with `arguments` (from the repository root), feeding `input` to stdin.
 func runCLI(_ arguments: [String], input: String? = nil) async throws -> RunResult {
-  let child = try ChildProcess(executable: binaryPath, arguments: arguments, directory: repositoryRoot.path)
+  let child = try startCLI(arguments)
   child.send(input ?? "")
   let status = await child.wait()
   return RunResult(status: status, stdout: child.output, stderr: child.errors)
