@@ -14,7 +14,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
-prefix="${HOME:?HOME is not set; pass --prefix DIR}/.local"
+prefix=""
 uninstall=false
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -27,6 +27,10 @@ while [ $# -gt 0 ]; do
     *) echo "install.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
+if [ -z "$prefix" ]; then
+  [ -n "${HOME:-}" ] || { echo "install.sh: HOME is not set; pass --prefix DIR" >&2; exit 2; }
+  prefix="$HOME/.local"
+fi
 case "$prefix" in
   /*) ;;
   *) prefix="$PWD/$prefix" ;;

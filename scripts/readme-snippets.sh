@@ -16,8 +16,8 @@ contexts="$root/Tests/ReadmeSnippets"
 
 # README_SNIPPETS_SCRATCH=DIR keeps the package (and its build) there, for quicker reruns.
 if [ -n "${README_SNIPPETS_SCRATCH:-}" ]; then
-  scratch="$README_SNIPPETS_SCRATCH"
-  mkdir -p "$scratch"
+  mkdir -p "$README_SNIPPETS_SCRATCH"
+  scratch="$(cd "$README_SNIPPETS_SCRATCH" && pwd)"
   rm -rf "$scratch/SendingState" "$scratch/MyApp/ReadmeSnippets" "$scratch/MyApp/Package.swift"
 else
   scratch="$(mktemp -d)"
@@ -32,6 +32,8 @@ fail() {
 ln -s "$root" "$scratch/SendingState"
 app="$scratch/MyApp"
 mkdir -p "$app/Sources/MyApp" "$app/Tests/MyAppTests"
+# The versions this checkout resolved, when it has resolved them (CI: the same packages twice).
+if [ -f "$root/Package.resolved" ]; then cp "$root/Package.resolved" "$app/Package.resolved"; fi
 awk '/^<!-- package:begin -->$/ { on = 1; next } /^<!-- package:end -->$/ { on = 0 } on' "$readme" |
   sed '/^```/d' > "$app/Package.swift"
 grep -q 'Package(' "$app/Package.swift" || fail "no Package.swift between <!-- package:begin --> and <!-- package:end -->"
@@ -65,7 +67,10 @@ while i < len(lines):
     if m: pending = m.group(1)
     if line == "```swift":
         j = i + 1
-        while lines[j] != "```": j += 1
+        while j < len(lines) and lines[j] != "```": j += 1
+        if j == len(lines):
+            print(f"README.md:{i + 1}: a ```swift block that is never closed", file=sys.stderr)
+            sys.exit(1)
         body = "\n".join(lines[i + 1:j]) + "\n"
         inside_package = any(l == "<!-- package:begin -->" for l in lines[max(0, i - 2):i])
         if pending:
@@ -109,7 +114,7 @@ if ! (cd "$app" && swift build --build-tests > "$log" 2>&1); then
   grep -E "error:|warning:" "$log" | grep -v "swift-distributed-tracing" | head -40 >&2 || tail -40 "$log" >&2
   fail "the README's package or one of its snippets does not compile"
 fi
-if grep -E "^$app/(ReadmeSnippets|Sources|Tests)/.*warning:" "$log"; then
+if grep -F "warning:" "$log" | grep -F -e "$app/ReadmeSnippets/" -e "$app/Sources/" -e "$app/Tests/"; then
   fail "the README's Swift has warnings (above)"
 fi
 (cd "$app" && swift run --skip-build MyApp) | grep -q "MyApp builds against SendingState" || fail "MyApp did not run"

@@ -117,6 +117,11 @@ describe("the screen driver #screens", function()
     local third = ss.open("examples/tasks/tasks.lua", { state = mixed })
     assert.are.same({ { title = "Tea", done = false }, { title = "Cake", done = true } }, third.state.tasks)
     assert.is_true(rawequal(tea, rawget(mixed.tasks, 1)))   -- the caller's table is left as it was
+    -- A table reached twice gets the same plain copy both times.
+    local shared = { tea }
+    local holder = ss.open("screens/holder.lua", { state = { a = shared, b = { list = shared } } })
+    assert.are.same({ { title = "Tea", done = false } }, holder.state.a)
+    assert.are.same({ { title = "Tea", done = false } }, holder.state.b.list)
   end)
 
   it("hands values to spies like any Lua code", function()

@@ -344,15 +344,19 @@ const char *ssfetch_request_problem(const ssfetch_request *request) {
     const char *colon = line;
     while (is_token_char(*colon)) colon++;
     if (colon == line || *colon != ':') return "a header name must be a token (letters, digits and !#$%&'*+-.^_`|~)";
+    int blank = 1;
     for (const char *c = colon + 1; *c; c++) {
       unsigned char byte = (unsigned char)*c;
       if ((byte < 0x20 && byte != '\t') || byte == 0x7F) return "a header value may hold no control characters (CR, LF…)";
+      if (byte != ' ' && byte != '\t') blank = 0;
     }
+    /* libcurl leaves out a header whose value is blank (and drops its own of that name). */
+    if (blank) return "a header value may not be blank";
     for (size_t j = 0; j < sizeof host_headers / sizeof host_headers[0]; j++) {
       if (named(line, host_headers[j])) return "a header the host sets itself (Host, Content-Length, Transfer-Encoding, Connection, Expect…)";
     }
     if (starts(line, "proxy-")) return "a header the host sets itself (Proxy-…)";
-    total += strlen(line) + 2;  /* (name + value + ": " + CRLF) */
+    total += strlen(line) + 2;  /* (the line "Name: value", then CRLF) */
     if (total > SSFETCH_MAX_HEADER_BYTES) return "the headers hold more than 16384 bytes together";
   }
   return NULL;

@@ -4,8 +4,11 @@
 ** Off by default: no hook runs for it. Once sslua_coverage_start is called, the limits' hook
 ** (LuaLimits.c) also takes line events, in every thread the state arms, and each event of a
 ** function whose chunk is a file ("@path") adds one to that (file, line). The host's own code
-** ("=name" chunks: the kernel, the prelude) is never counted. Which lines could run at all is
-** not known here: the reader of the counts decides that (see SpecCoverage.swift).
+** ("=name" chunks: the kernel, the prelude) is never counted, nor are chunks a script built
+** with `load` (the sandbox names them "@file.lua:12 (load ...)": no file holds their text).
+** Bounded, outside the Lua heap: at most SS_COVERAGE_FILES files, lines up to
+** SS_COVERAGE_LINES and SS_COVERAGE_BYTES of counts (beyond, nothing more is counted). Which lines could run at all is not known
+** here: the reader of the counts decides that (see SpecCoverage.swift).
 */
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +16,10 @@
 #include <lua.h>
 
 #include "host.h"
+
+#define SS_COVERAGE_FILES 4096
+#define SS_COVERAGE_LINES (1 << 20)
+#define SS_COVERAGE_BYTES ((size_t)64 << 20)  /* all files' counts together */
 
 typedef struct CoverageFile {
   char *name;              /* the chunk's source without its '@' */
@@ -25,6 +32,7 @@ struct SSCoverage {
   CoverageFile *files;
   int count, capacity;
   int last;                /* the file of the last event (runs stay in one file) */
+  size_t bytes;            /* the counts' memory, all files */
 };
 
 int sslua_coverage_start (lua_State *L) {
@@ -66,6 +74,7 @@ static CoverageFile *file_of (SSCoverage *c, const char *source) {
       return f;
     }
   }
+  if (c->count >= SS_COVERAGE_FILES) return NULL;
   if (c->count == c->capacity) {
     int capacity = c->capacity > 0 ? c->capacity * 2 : 8;
     CoverageFile *files = (CoverageFile *)realloc(c->files, (size_t)capacity * sizeof(CoverageFile));
@@ -88,17 +97,22 @@ static CoverageFile *file_of (SSCoverage *c, const char *source) {
 void sslua_coverage_line (lua_State *L, Host *h, lua_Debug *ar) {
   SSCoverage *c = h->coverage;
   int line = ar->currentline;
-  if (c == NULL || line <= 0 || !lua_getinfo(L, "S", ar) || ar->source[0] != '@') return;
+  if (c == NULL || line <= 0 || line >= SS_COVERAGE_LINES || !lua_getinfo(L, "S", ar) || ar->source[0] != '@') return;
+  size_t length = strlen(ar->source);
+  if (length > 0 && ar->source[length - 1] == ')' && strstr(ar->source, " (load") != NULL) return;
   CoverageFile *f = file_of(c, ar->source);
   if (f == NULL) return;
   if (line >= f->size) {
     int size = f->size > 0 ? f->size : 64;
     while (size <= line) size *= 2;
+    size_t more = (size_t)(size - f->size) * sizeof(long long);
+    if (c->bytes + more > SS_COVERAGE_BYTES) return;
     long long *hits = (long long *)realloc(f->hits, (size_t)size * sizeof(long long));
     if (hits == NULL) return;
     memset(hits + f->size, 0, (size_t)(size - f->size) * sizeof(long long));
     f->hits = hits;
     f->size = size;
+    c->bytes += more;
   }
   f->hits[line]++;
 }

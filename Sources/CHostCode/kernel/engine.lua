@@ -776,9 +776,17 @@ local function checkId(id, fname, position)
       .. (type(id) == "string" and "'" .. id:sub(1, 40) .. "'" or type(id)) .. ")", 0)
   end
 end
+-- A table of the state (a frozen node: its data behind the host's own metatable) as its data,
+-- so options and headers taken from the state read as they show; any other value as it is.
+local function ownData(value)
+  if type(value) == "table" and S.frozenMeta(value) then return S.dataOf(value) end
+  return value
+end
+
 -- (`more`: the names of an effect's own options besides, e.g. fetch's method, headers, body.)
 local function effectOptions(record, options, fname, position, more)
   if options == nil then return record end
+  options = ownData(options)
   local bad = "bad argument #" .. position .. " to '" .. fname .. "' ("
   if type(options) ~= "table" then
     error(where() .. bad .. "options must be a table like { id = \"search\", debounce = 0.3 }, got " .. type(options) .. ")", 0)
@@ -895,9 +903,11 @@ local fetchMethods, hostHeaders = {}, {}
 for _, name in ipairs(limits.fetchMethods) do fetchMethods[name] = true end
 for _, name in ipairs(limits.fetchHostHeaders) do hostHeaders[name] = true end
 local function fetchRequest(record, options)
+  options = ownData(options)
   if type(options) ~= "table" then return record end  -- (effectOptions said what is wrong)
   local bad = "bad argument #3 to 'fetch' ("
-  local method, headers, body = rawget(options, "method"), rawget(options, "headers"), rawget(options, "body")
+  local method, body = rawget(options, "method"), rawget(options, "body")
+  local headers = ownData(rawget(options, "headers"))
   if method ~= nil then
     if type(method) ~= "string" or not fetchMethods[method:upper()] then
       error(where() .. bad .. "method must be one of " .. concat(limits.fetchMethods, ", ") .. ", got "
@@ -930,6 +940,10 @@ local function fetchRequest(record, options)
       if value:find("[\0-\8\10-\31\127]") then
         error(where() .. bad .. "the value of header " .. shown .. " holds a control character (CR, LF, NUL…): "
           .. "a header value is one line of text; this would inject headers)", 0)
+      end
+      if not value:find("[^ \t]") then
+        error(where() .. bad .. "the value of header " .. shown .. " is blank; libcurl would leave the header out "
+          .. "(or drop its own): give a value, or leave the header out)", 0)
       end
       spelled[lower], copy[name] = name, value
       count, bytes = count + 1, bytes + #name + #value + 4

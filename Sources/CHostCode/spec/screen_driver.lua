@@ -162,21 +162,23 @@ return function(prims, settings, busted)
   readOnlyMeta.__pairs = function(view) return stateNext, view, nil end
 
   -- `value` with every read-only view in it replaced by the table it shows (copied only where
-  -- it holds one, so the caller's own tables are never changed).
-  local function plain(value, seen)
+  -- it holds one, so the caller's own tables are never changed). `done` maps each table met to
+  -- its result, so a table reached twice (or through a cycle) gets the same one.
+  local function plain(value, done)
     if type(value) ~= "table" then return value end
     local target = targetOf[value]
     if target ~= nil then return target end
-    seen = seen or {}
-    if seen[value] then return value end
-    seen[value] = true
+    done = done or {}
+    if done[value] ~= nil then return done[value] end
+    done[value] = value  -- (until a view is found inside)
     local result = value
     for key, item in rawnext, value do
-      local unwrapped = plain(item, seen)
+      local unwrapped = plain(item, done)
       if unwrapped ~= item then
         if result == value then
           result = {}
           for k, v in rawnext, value do result[k] = v end
+          done[value] = result
         end
         result[key] = unwrapped
       end

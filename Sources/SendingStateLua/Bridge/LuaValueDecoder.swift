@@ -78,6 +78,9 @@ final class UnmatchedCases {
   private var notes: [Note] = []
 
   func record<Key: CodingKey>(_ keys: Key.Type, name: String, path: LuaPath) {
+    // (The last few: the error they explain comes right after its table; a long list of
+    // structs with a `type` field must not pile them up.)
+    if notes.count == 16 { notes.removeFirst() }
     notes.append(Note(keys: keys, name: name, path: path))
   }
 
@@ -108,16 +111,22 @@ struct LuaDecoding: Decoder {
     if Key(stringValue: "type") == nil {
       switch value {
       case .string(let name) where Key(stringValue: name) != nil:
+        // (Read as a struct's fields instead, it is the error it always was.)
         return KeyedDecodingContainer(
-          LuaKeyedDecoding<Key>(fields: [:], path: path, unmatched: unmatched, enumCase: (name, [:])))
+          LuaKeyedDecoding<Key>(
+            fields: [:], path: path, unmatched: unmatched, enumCase: (name, [:]),
+            notFields: LuaBridgeError(path: path, problem: "expected table, got \(describe(value))")))
       case .table(let table):
         if case .string(let name)? = table.fields["type"] {
           if Key(stringValue: name) != nil {
             var payload = table.fields
             payload["type"] = nil
             for (offset, element) in table.sequence.enumerated() { payload["_\(offset)"] = element }
+            let mixed = table.sequence.isEmpty ? nil : LuaBridgeError(
+              path: path, problem: "table mixes a list (\(table.sequence.count) items) with named fields")
             return KeyedDecodingContainer(
-              LuaKeyedDecoding<Key>(fields: table.fields, path: path, unmatched: unmatched, enumCase: (name, payload)))
+              LuaKeyedDecoding<Key>(
+                fields: table.fields, path: path, unmatched: unmatched, enumCase: (name, payload), notFields: mixed))
           }
           unmatched.record(Key.self, name: name, path: path)
         }
@@ -142,7 +151,7 @@ struct LuaDecoding: Decoder {
       throw LuaBridgeError(path: path, problem: "expected a list, got \(describe(value))")
     }
     guard table.fields.isEmpty else {
-      let names = table.fields.keys.sorted().prefix(3).joined(separator: ", ")
+      let names = Self.names(table.fields)
       throw LuaBridgeError(
         path: path,
         problem: table.sequence.isEmpty
@@ -154,6 +163,11 @@ struct LuaDecoding: Decoder {
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
     LuaSingleDecoding(value: value, path: path, unmatched: unmatched)
+  }
+
+  /// The first few field names, for messages.
+  static func names(_ fields: [String: LuaValue]) -> String {
+    fields.keys.sorted().prefix(3).joined(separator: ", ")
   }
 }
 
@@ -225,6 +239,9 @@ struct LuaKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
   /// Set when the table is an enum case in Lua's action shape: the case's name and its values
   /// (named fields, and list items as `_0`, `_1`, … as Swift names unlabelled values).
   var enumCase: (name: String, payload: [String: LuaValue])?
+  /// Set when such a case could not be a struct's fields (a bare string, a table with list
+  /// items): the error reading a field throws, as it would have without the enum reading.
+  var notFields: LuaBridgeError?
   var codingPath: [any CodingKey] { [] }
 
   var allKeys: [Key] {
@@ -232,17 +249,22 @@ struct LuaKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
     return fields.keys.sorted().compactMap { Key(stringValue: $0) }
   }
 
-  func contains(_ key: Key) -> Bool { fields[key.stringValue] != nil }
+  // (With `notFields`, every key "is there", so decodeIfPresent goes on to decodeNil, which throws.)
+  func contains(_ key: Key) -> Bool { notFields != nil || fields[key.stringValue] != nil }
 
-  private func single(_ key: Key) -> LuaSingleDecoding {
-    LuaSingleDecoding(
+  private func single(_ key: Key) throws -> LuaSingleDecoding {
+    if let notFields { throw notFields }
+    return LuaSingleDecoding(
       value: fields[key.stringValue] ?? .nil, path: path.appending(field: key.stringValue), unmatched: unmatched)
   }
 
-  func decodeNil(forKey key: Key) throws -> Bool { (fields[key.stringValue] ?? .nil) == .nil }
+  func decodeNil(forKey key: Key) throws -> Bool {
+    if let notFields { throw notFields }
+    return (fields[key.stringValue] ?? .nil) == .nil
+  }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    let slot = single(key)
+    let slot = try single(key)
     if slot.value == .nil, !(T.self is any ExpressibleByNilLiteral.Type) {
       throw LuaBridgeError(path: slot.path, problem: "missing (expected \(expectedName(T.self)))")
     }
@@ -261,13 +283,15 @@ struct LuaKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
       // The case's values sit beside `type`, at the action's own path.
       return KeyedDecodingContainer(LuaKeyedDecoding<NestedKey>(fields: enumCase.payload, path: path, unmatched: unmatched))
     }
+    if let notFields { throw notFields }
     return try LuaDecoding(
       value: fields[key.stringValue] ?? .nil, path: path.appending(field: key.stringValue), unmatched: unmatched
     ).container(keyedBy: type)
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-    try LuaDecoding(
+    if let notFields { throw notFields }
+    return try LuaDecoding(
       value: fields[key.stringValue] ?? .nil, path: path.appending(field: key.stringValue), unmatched: unmatched
     ).unkeyedContainer()
   }

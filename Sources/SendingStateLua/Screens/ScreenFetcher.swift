@@ -201,21 +201,39 @@ public struct FakeFetcher: ScreenFetcher {
 
 extension FakeFetcher {
   /// The requests a ``FakeFetcher`` was sent, in order; safe from any thread.
+  ///
+  /// Bounded: the last 1,000 requests, and fewer when their bodies and headers hold more than
+  /// 4 MiB together (a screen that re-posts from its own answer must not grow it without end);
+  /// the newest request is always kept.
   public final class SentRequests: Sendable {
-    private let requests = Mutex<[FetchRequest]>([])
+    private let requests = Mutex<(list: [FetchRequest], bytes: Int)>(([], 0))
+    static let maxCount = 1_000
+    static let maxBytes = 4 << 20
 
     /// Creates an empty log.
     public init() {}
 
-    /// The requests so far.
-    public var all: [FetchRequest] { requests.withLock { $0 } }
+    /// The requests kept.
+    public var all: [FetchRequest] { requests.withLock { $0.list } }
 
-    /// Keeps one more (at most the last 1,000).
+    /// Keeps one more, dropping the oldest past the bounds.
     public func append(_ request: FetchRequest) {
-      requests.withLock { list in
-        list.append(request)
-        if list.count > 1_000 { list.removeFirst(list.count - 1_000) }
+      requests.withLock { log in
+        log.list.append(request)
+        log.bytes += Self.size(request)
+        var dropped = 0
+        while log.list.count - dropped > 1, log.list.count - dropped > Self.maxCount || log.bytes > Self.maxBytes {
+          log.bytes -= Self.size(log.list[dropped])
+          dropped += 1
+        }
+        log.list.removeFirst(dropped)
       }
+    }
+
+    /// What a request holds, in bytes (its URL, headers and body).
+    static func size(_ request: FetchRequest) -> Int {
+      request.url.absoluteString.utf8.count + (request.body?.count ?? 0)
+        + request.headers.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
     }
   }
 }

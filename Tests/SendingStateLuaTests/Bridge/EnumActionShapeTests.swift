@@ -85,6 +85,18 @@ struct EnumActionShapeTests {
     #expect(try decodeError(CartAction.self, "{ type = 'checkout', { street = 1 } }") == "action._0.street: expected string, got integer 1")
   }
 
+  @Test("a struct whose field a string or a mixed table happens to name is the error it always was")
+  func structsNotMistaken() throws {
+    struct Filter: Decodable, Equatable {
+      var search: String?
+      var tag: String?
+    }
+    #expect(try decodeError(Filter.self, "'search'", root: "filter") == "filter: expected table, got string \"search\"")
+    #expect(try decodeError(Point.self, "'x'", root: "p") == "p: expected table, got string \"x\"")
+    #expect(
+      try decodeError(Point.self, "{ type = 'x', x = 1, y = 2, 7 }", root: "p") == "p: table mixes a list (1 items) with named fields")
+  }
+
   @Test("structs keep their own type field, or ignore one they do not have")
   func structsUntouched() throws {
     #expect(try decode(Tagged.self, "{ type = 'x', x = 1 }") == Tagged(type: "x", x: 1))

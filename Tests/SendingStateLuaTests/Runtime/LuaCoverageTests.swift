@@ -57,6 +57,25 @@ struct LuaCoverageTests {
     #expect(lines[12] == 1)
   }
 
+  @Test("chunks a script builds with load are not counted, nor lines past the bound; their memory stays small")
+  func loadChunksAndBounds() throws {
+    let runtime = try LuaRuntime()
+    try runtime.startCoverage()
+    let source = """
+      local f = load(string.rep("\\n", 200000) .. "return 1", "generated")
+      local sum = 0
+      for _ = 1, 20 do sum = sum + f() end
+      return sum
+      """
+    #expect(try runtime.evaluate(source, chunkName: "gen.lua") == [20])
+    let hits = runtime.coverageHits
+    #expect(Array(hits.keys) == ["gen.lua"], "\(hits.keys.sorted())")
+    // A file chunk whose lines run past the bound: counted up to it, nothing beyond.
+    let far = String(repeating: "\n", count: (1 << 20) + 5) + "return 2"
+    #expect(try runtime.evaluate(far, chunkName: "far.lua") == [2])
+    #expect(runtime.coverageHits["far.lua"] == nil)
+  }
+
   @Test("the instruction budget still stops an endless loop while coverage counts its line")
   func budgetStillHolds() throws {
     let runtime = try LuaRuntime(configuration: .init(limits: .init(instructionBudget: 100_000, timeLimit: nil)))

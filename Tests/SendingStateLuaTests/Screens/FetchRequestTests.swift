@@ -81,6 +81,57 @@ struct FetchRequestTests {
     #expect(seen.body == Data(body.utf8))
   }
 
+  @Test("headers and options kept in the state are sent as the state shows them")
+  func optionsFromState() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-post-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try """
+      return {
+        state = { headers = { Authorization = "Bearer t-1" }, post = { method = "PUT", body = "{}", headers = { ["X-A"] = "1" } } },
+        layout = function(ui) return ui.label { id = "l" } end,
+        configure = function() end,
+        handle = function(action, store)
+          if action.type == "one" then
+            store:fetch("http://127.0.0.1:9/a", { ok = "ok", fail = "fail" }, { method = "POST", headers = store.state.headers, body = "{}" })
+          elseif action.type == "two" then
+            store:fetch("http://127.0.0.1:9/a", { ok = "ok", fail = "fail" }, store.state.post)
+          end
+        end,
+      }
+      """.write(toFile: folder + "/state.lua", atomically: true, encoding: .utf8)
+    let fake = FakeFetcher(["http://127.0.0.1:9/a": .init(body: "{}")])
+    var options = LuaScreen.Options()
+    options.fetcher = fake
+    let screen = try LuaScreen(path: folder + "/state.lua", options: options)
+    defer { screen.close() }
+    try screen.perform(action: ["type": "one"])
+    try screen.perform(action: ["type": "two"])
+    #expect(await screen.settle(timeout: .seconds(60)))
+    let sent = fake.sent.all
+    #expect(sent.map(\.method) == ["POST", "PUT"])
+    #expect(sent.map(\.headers) == [["Authorization": "Bearer t-1"], ["X-A": "1"]])
+    #expect(sent.map { $0.body.map { String(decoding: $0, as: UTF8.self) } } == ["{}", "{}"])
+  }
+
+  @Test("a fake's record of what was sent is bounded in count and bytes, keeping the newest")
+  func boundedRecord() {
+    let log = FakeFetcher.SentRequests()
+    let url = URL(string: "http://127.0.0.1:9/a")!
+    for index in 0..<40 {
+      log.append(FetchRequest(url: url, method: "POST", headers: ["N": "\(index)"], body: Data(count: 256 << 10)))
+    }
+    let kept = log.all
+    #expect(kept.count < 17 && kept.count >= 15, "\(kept.count)")
+    #expect(kept.last?.headers["N"] == "39")
+    #expect(kept.reduce(0) { $0 + ($1.body?.count ?? 0) } <= 4 << 20)
+    for _ in 0..<1_100 { log.append(FetchRequest(url: url)) }
+    #expect(log.all.count == 1_000)
+    let huge = FetchRequest(url: url, method: "POST", body: Data(count: 5 << 20))
+    log.append(huge)
+    #expect(log.all == [huge])  // the newest is always kept
+  }
+
   @Test("attack: CR or LF in a header value is an error at the script's line, and nothing is sent")
   func headerInjection() async throws {
     let fake = FakeFetcher(["http://127.0.0.1:9/x": .init(body: "{}")])
@@ -130,6 +181,10 @@ struct FetchRequestTests {
       (["method": "POST", "body": .string(String(repeating: "x", count: 101))], "the body is 101 bytes; a fetch sends at most 100 (maxFetchBodyBytes)"),
       (["method": "POST", "body": ["a": 1]], "body must be a string (json.encode(t) makes one of a table), got table"),
       (["method": "POST", "verb": "x"], "unknown option 'verb'; the options are id, replace, debounce, throttle, latest, method, headers, body"),
+      (["method": "POST", "headers": ["X-Empty": ""]],
+       "the value of header 'X-Empty' is blank; libcurl would leave the header out (or drop its own): give a value, or leave the header out"),
+      (["method": "POST", "headers": ["Accept": " \t "]],
+       "the value of header 'Accept' is blank; libcurl would leave the header out (or drop its own): give a value, or leave the header out"),
     ]
     for (options, problem) in cases {
       let (message, line) = refusal(screen, options)
