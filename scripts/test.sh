@@ -40,7 +40,7 @@ fi
 # 2-core machine: suites named RealTime (tests nested in a faster suite), and whole suites of
 # such tests. The soak test: 100,000 events per example keep a core busy for about a minute,
 # and beside the parallel suite they starved its timer and timeout tests.
-wall_clock='RealTime|NetGrantTests|ScreenFetcherTests|BoundedRecordsTests|AuthorityAttackTests'
+wall_clock='RealTime|NetGrantTests|ScreenFetcherTests|BoundedRecordsTests|AuthorityAttackTests|FetchRequestTests|HTTPSendTests'
 swift test --skip-build --skip SoakTests --skip "$wall_clock" "$@"
 swift test --skip-build --filter "$wall_clock" "$@"
 SOAK_EVENTS=100000 swift test --skip-build --filter SoakTests "$@"
