@@ -108,7 +108,9 @@ public struct FetchRequest: Sendable, Equatable, CustomStringConvertible {
       return "the body is \(body.count) bytes; a fetch sends at most \(maxBodyBytes) (maxFetchBodyBytes)"
     }
     var seen: Set<String> = []
-    for (name, value) in headers {
+    // In name order, so the same request always names the same header (a dictionary's order
+    // differs from one instance to the next).
+    for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
       // (C reads strings up to a NUL: one inside would cut a line short unseen.)
       if name.utf8.contains(0) || value.utf8.contains(0) { return "a header holds a NUL byte" }
       if !seen.insert(name.lowercased()).inserted { return "the header \(name) is given twice (names are case-insensitive)" }

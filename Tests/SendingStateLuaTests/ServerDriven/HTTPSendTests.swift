@@ -145,8 +145,10 @@ struct HTTPSendTests {
     }
     // Swift's own: NUL (C would cut the line there unseen), two spellings of one name, the body's size.
     #expect(request(url, "POST", headers: ["X-A": "1\u{0}X-B: 2"]).problem() == "a header holds a NUL byte")
-    #expect(request(url, "POST", headers: ["X-A": "1", "x-a": "2"]).problem() == "the header X-A is given twice (names are case-insensitive)"
-      || request(url, "POST", headers: ["X-A": "1", "x-a": "2"]).problem() == "the header x-a is given twice (names are case-insensitive)")
+    // Always the later name in sorted order, whatever order the dictionary holds them in.
+    for _ in 0..<20 {
+      #expect(request(url, "POST", headers: ["X-A": "1", "x-a": "2"]).problem() == "the header x-a is given twice (names are case-insensitive)")
+    }
     #expect(request(url, "POST", body: "12345").problem(maxBodyBytes: 4) == "the body is 5 bytes; a fetch sends at most 4 (maxFetchBodyBytes)")
     #expect(request(url, "POST", body: "1234").problem(maxBodyBytes: 4) == nil)
     // Every header the kernel calls the host's is refused by C too.
