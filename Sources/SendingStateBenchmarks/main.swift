@@ -320,6 +320,15 @@ func spawnMedian(_ argv: [String], runs: Int) -> Double? {
 
 // MARK: - Running
 
+/// One case's iterations, in a function of its own: `scripts/bench.sh --instructions` has
+/// callgrind count only inside it (`--toggle-collect`), so setting up every case (billions of
+/// instructions, varying by tens of millions from run to run with hash seeds) is left out.
+@MainActor
+@inline(never)
+func measuredRun(_ selected: Case, _ iterations: Int) throws -> Double {
+  try selected.run(iterations)
+}
+
 @MainActor
 func main() throws {
   let cases = try makeCases()
@@ -344,7 +353,7 @@ func main() throws {
       }
       return
     }
-    _ = try selected.run(onlyIterations ?? selected.iterations)
+    _ = try measuredRun(selected, onlyIterations ?? selected.iterations)
     return
   }
   let rounds = quick ? 2 : 7
