@@ -11,7 +11,7 @@
 ---@field [string] any
 
 ---@alias SSAction string|SSActionTable
----@alias SSOn fun(sender: SSAnyView, event: SSEventName|table, callback: fun(state: table, sender: SSAnyView, phase: string): (SSAction|SSAction[]|nil))
+---@alias SSOn fun(sender: SSView, event: SSEventName|table, callback: fun(state: table, sender: SSAnyView, phase: string): (SSAction|SSAction[]|nil))
 
 ---@class SSView
 ---@field id string? The view's id. (read-only)

@@ -8,7 +8,7 @@ extension SendingStateCommand {
   struct Stubs: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "stubs",
-      abstract: "Write LuaLS definitions of the host API (types/) and a .luarc.json.",
+      abstract: "Write LuaLS definitions of the host API and of each screen (types/) and a .luarc.json.",
       discussion: """
         The definitions cover the screen contract, the ui builders with one props class
         per kind, every view kind's fields (view.<id> and a sender are SSAnyView), the
@@ -17,16 +17,31 @@ extension SendingStateCommand {
         DIR/plugins/, SENDINGSTATE_PLUGIN_PATH) add their components as ui.<name>, and
         their folders to the libraries, so require "<plugin>.<module>" resolves.
 
-        DIR/types/sendingstate.d.lua is written, and DIR/.luarc.json pointing at it
-        (and at LuaLS's own busted and luassert definitions).
+        Each screen found in the SCREEN files and folders (default: DIR) gets
+        DIR/types/screens/<screen>.d.lua: a class of its views by id (Counter.View,
+        each with its kind's class; a list's rows get Counter.<List>Row) and one of its
+        state (Counter.State, from its schema, or else from its start state). A screen
+        opts in by annotating configure and events with ---@param view Counter.View and
+        ---@param state Counter.State; LuaLS then flags an unknown view id or state field.
+        Every screen is opened first: one that does not open is an error naming
+        file:line, and nothing is written.
 
-        Example:
+        DIR/types/sendingstate.d.lua is written, and DIR/.luarc.json pointing at it
+        (and at LuaLS's own busted and luassert definitions). An existing .luarc.json is
+        merged: its keys are kept, the libraries and globals the stubs need are added; one
+        that is not a JSON object is an error and is left as it is.
+
+        Examples:
           sendingstate stubs --out .
+          sendingstate stubs --out . examples
         """
     )
 
     @Option(help: "The project folder: writes DIR/types/sendingstate.d.lua and DIR/.luarc.json.", transform: PathText.argument)
     var out = "."
+
+    @Argument(help: "Screens, or folders to find screens in, to type (default: DIR).", transform: PathText.argument)
+    var screens: [String] = []
 
     @Option(
       name: .customLong("plugin"),
@@ -43,7 +58,8 @@ extension SendingStateCommand {
           explicit: plugins, screen: (out as NSString).appendingPathComponent("screen.lua"), hostAPI: PluginSet.hostAPI,
           enforce: false)
         for problem in set.problems { Console.line("plugin left out: \(problem)", to: .errors, label: .warning) }
-        written = try StubGenerator.write(project: out, plugins: set.plugins)
+        written = try StubGenerator.write(
+          project: out, plugins: set.plugins, screens: screens.isEmpty ? [out] : screens, pluginFolders: plugins)
       } catch {
         throw failure(error)
       }

@@ -93,7 +93,7 @@ public enum StubGenerator {
       "---@field [string] any",
       "",
       "---@alias SSAction string|SSActionTable",
-      "---@alias SSOn fun(sender: SSAnyView, event: SSEventName|table, callback: fun(state: table, sender: SSAnyView, phase: string): (SSAction|SSAction[]|nil))",
+      "---@alias SSOn fun(sender: SSView, event: SSEventName|table, callback: fun(state: table, sender: SSAnyView, phase: string): (SSAction|SSAction[]|nil))",
       "",
     ]
     for kind in kinds {
@@ -325,23 +325,152 @@ public enum StubGenerator {
     """
   }
 
+  /// The `.luarc.json` to write over `existing` (the file's text, if there is one): the user's
+  /// keys are kept, and the libraries and globals the stubs need are added to theirs (in the
+  /// dotted or the nested form, whichever the file uses). `nil` when `existing` already has all
+  /// they need (the file is left as it is).
+  ///
+  /// - Throws: ``ToolError`` naming `path` when `existing` is not a JSON object.
+  public static func mergedLuarc(_ existing: String?, plugins: [PluginManifest] = [], path: String = ".luarc.json") throws -> String? {
+    let ours = luarc(plugins: plugins)
+    guard let existing else { return ours }
+    guard let data = existing.data(using: .utf8),
+      let parsed = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
+      var object = parsed as? [String: Any]
+    else {
+      throw ToolError.usage("'\(path)' is not a JSON object; fix it or move it away (it was left as it is)")
+    }
+    let wanted = (try? JSONSerialization.jsonObject(with: Data(ours.utf8))) as? [String: Any] ?? [:]
+    var changed = false
+    for (key, value) in wanted where !key.contains(".") && object[key] == nil {
+      object[key] = value
+      changed = true
+    }
+    for key in ["runtime.version", "workspace.library", "diagnostics.globals"] {
+      let parts = key.split(separator: ".").map(String.init)
+      var nested = object[parts[0]] as? [String: Any]
+      let current = object[key] ?? nested?[parts[1]]
+      let needed = wanted[key]
+      if let values = needed as? [String] {
+        if let current, !(current is [Any]) {
+          throw ToolError.usage("'\(path)': \(key) is not a list; fix it or move it away (it was left as it is)")
+        }
+        var list = current as? [Any] ?? []
+        let have = Set(list.compactMap { $0 as? String })
+        let missing = values.filter { !have.contains($0) }
+        guard !missing.isEmpty else { continue }
+        list += missing as [Any]
+        changed = true
+        if object[key] == nil, nested != nil {
+          nested?[parts[1]] = list
+          object[parts[0]] = nested
+        } else {
+          object[key] = list
+        }
+      } else if current == nil, let needed {
+        object[key] = needed  // runtime.version: the user's own choice stands
+        changed = true
+      }
+    }
+    guard changed else { return nil }
+    let out = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    return String(decoding: out, as: UTF8.self) + "\n"
+  }
+
+  /// The folder, inside ``stubFolder``, that holds each screen's classes.
+  public static let screenFolder = "screens"
+
+  /// The screens under `paths` (files as given, folders searched; specs, hidden folders,
+  /// `types/`, plugin manifests and the files a plugin's manifest names left out; only scripts
+  /// that return a table with `layout` and `state`), sorted.
+  @MainActor
+  public static func screens(in paths: [String]) throws -> [String] {
+    var found: [String] = []
+    for script in try Checker.scripts(in: paths) {
+      let parts = script.split(separator: "/")
+      if parts.dropLast().contains(where: { $0 == Substring(stubFolder) }) { continue }
+      if (script as NSString).lastPathComponent == PluginManifest.fileName { continue }
+      if let plugin = Checker.pluginFolder(of: script),
+        Checker.namedFiles(of: plugin)?.contains(URL(fileURLWithPath: script).standardizedFileURL.path) ?? false
+      {
+        continue
+      }
+      let folder = PathText.folder(of: script)
+      guard let runtime = try? LuaRuntime(configuration: .init(scriptRoots: [folder.isEmpty ? "." : folder])) else { continue }
+      runtime.output = { _ in }
+      guard let chunk = try? runtime.loadFile(script) else {
+        found.append(script)  // opening it reports the error
+        continue
+      }
+      let source = (try? FileInput.bytes(script, what: "script")).map { String(decoding: $0, as: UTF8.self) } ?? ""
+      if Checker.looksLikeScreen(runtime: runtime, chunk: chunk, source: source) { found.append(script) }
+    }
+    return found
+  }
+
+  /// The names of `screens`' definition files and classes: the file name, with as many of its
+  /// folders in front as make it unique (`plugins/analytics/demo.lua` → `analytics_demo`,
+  /// classes `AnalyticsDemo.*`, when another screen is a `demo.lua` too).
+  public static func names(for screens: [String]) -> [String: String] {
+    func parts(_ path: String) -> [String] {
+      URL(fileURLWithPath: path).standardizedFileURL.deletingPathExtension().pathComponents.filter { $0 != "/" }
+    }
+    var names: [String: String] = [:]
+    for screen in screens {
+      let mine = parts(screen)
+      var depth = 1
+      while depth < mine.count {
+        let name = mine.suffix(depth)
+        let clash = screens.contains { $0 != screen && Array(parts($0).suffix(depth)) == Array(name) }
+        if !clash { break }
+        depth += 1
+      }
+      names[screen] = mine.suffix(depth).joined(separator: "_")
+    }
+    return names
+  }
+
   /// Writes `types/sendingstate.d.lua`, one `types/<module>.lua` per module of the Swift
-  /// plugins `natives`, and `.luarc.json` (pointing at them) into `project`, for screens that
-  /// run with `plugins`.
+  /// plugins `natives`, one `types/screens/<screen>.d.lua` per screen found under `screens`
+  /// (``ScreenTypes``), and `.luarc.json` (pointing at them, merged into one that is there)
+  /// into `project`, for screens that run with `plugins`.
+  ///
+  /// Every screen is read before anything is written: a screen that does not open, or a
+  /// `.luarc.json` that is not a JSON object, is an error and nothing is written.
   ///
   /// - Returns: the paths written.
   @MainActor
   @discardableResult
   public static func write(
-    project: String, plugins: [PluginManifest] = [], natives: [any NativePlugin] = BuiltInPlugins.all
+    project: String, plugins: [PluginManifest] = [], natives: [any NativePlugin] = BuiltInPlugins.all, screens: [String] = [],
+    pluginFolders: [String] = []
   ) throws -> [String] {
     let folder = (project as NSString).appendingPathComponent(stubFolder)
     let stubPath = (folder as NSString).appendingPathComponent("sendingstate.d.lua")
     let luarcPath = (project as NSString).appendingPathComponent(".luarc.json")
+    let found = try self.screens(in: screens)
+    let names = self.names(for: found)
+    var typed: [(String, ScreenTypes)] = []
+    for screen in found {
+      let name = names[screen] ?? "screen"
+      // Named from the project in the file when the screen is inside it (`screen.lua`).
+      let base = URL(fileURLWithPath: project).standardizedFileURL.path
+      let full = URL(fileURLWithPath: screen).standardizedFileURL.path
+      let shown = full.hasPrefix(base + "/") ? String(full.dropFirst(base.count + 1)) : screen
+      typed.append((name, try ScreenTypes.read(path: screen, prefix: ScreenTypes.pascal(name), plugins: pluginFolders, shown: shown)))
+    }
+    var existing: String?
+    if FileManager.default.fileExists(atPath: luarcPath) {
+      do {
+        existing = try String(contentsOfFile: luarcPath, encoding: .utf8)
+      } catch {
+        throw ToolError.usage("cannot read '\(luarcPath)' (\(error.localizedDescription)); it was left as it is")
+      }
+    }
+    let luarcText = try mergedLuarc(existing, plugins: plugins, path: luarcPath)
     do {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       try stubs(plugins: plugins).write(toFile: stubPath, atomically: true, encoding: .utf8)
-      try luarc(plugins: plugins).write(toFile: luarcPath, atomically: true, encoding: .utf8)
       var written = [stubPath]
       for native in natives {
         for module in native.modules {
@@ -350,7 +479,20 @@ public enum StubGenerator {
           written.append(path)
         }
       }
-      return written + [luarcPath]
+      if !typed.isEmpty {
+        let screenFolder = (folder as NSString).appendingPathComponent(screenFolder)
+        try FileManager.default.createDirectory(atPath: screenFolder, withIntermediateDirectories: true)
+        for (name, types) in typed {
+          let path = (screenFolder as NSString).appendingPathComponent("\(name).d.lua")
+          try types.definitions.write(toFile: path, atomically: true, encoding: .utf8)
+          written.append(path)
+        }
+      }
+      if let luarcText {
+        try luarcText.write(toFile: luarcPath, atomically: true, encoding: .utf8)
+        written.append(luarcPath)
+      }
+      return written
     } catch {
       throw ToolError.usage("cannot write the stubs into '\(project)' (\(error.localizedDescription))")
     }
