@@ -37,6 +37,7 @@ public enum ProjectTemplate {
     let targets = files.map { (folder as NSString).appendingPathComponent($0.0) } + [
       (folder as NSString).appendingPathComponent(".luarc.json"),
       (folder as NSString).appendingPathComponent("\(StubGenerator.stubFolder)/sendingstate.d.lua"),
+      (folder as NSString).appendingPathComponent("\(StubGenerator.stubFolder)/\(StubGenerator.screenFolder)/screen.d.lua"),
     ]
     if let existing = targets.first(where: { manager.fileExists(atPath: $0) }) {
       throw ToolError.usage("'\(existing)' already exists; init never overwrites files (pick an empty folder)")
@@ -52,6 +53,7 @@ public enum ProjectTemplate {
     } catch {
       throw ToolError.usage("cannot write into '\(folder)' (\(error.localizedDescription))")
     }
-    return written + (try StubGenerator.write(project: folder))
+    // The screen's own classes too (types/screens/screen.d.lua), which its annotations name.
+    return written + (try StubGenerator.write(project: folder, screens: [(folder as NSString).appendingPathComponent("screen.lua")]))
   }
 }

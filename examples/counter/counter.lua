@@ -24,6 +24,8 @@ return {
   end,
 
   -- State flows in: the only place views change.
+  ---@param view Counter.View
+  ---@param state Counter.State
   configure = function(view, state)
     view.title.text = state.title
     view.count.text = tostring(state.count)
@@ -31,6 +33,8 @@ return {
   end,
 
   -- Intent flows out: sender → event → actions.
+  ---@param view Counter.View
+  ---@param on SSOn
   events = function(view, on)
     on(view.plus, "touchUpInside", function(state) return { { type = "increment" } } end)
     on(view.minus, "touchUpInside", function(state) return "decrement" end)

@@ -36,6 +36,8 @@ return {
           }
         end,
         -- Configures a (possibly reused) row with its item.
+        ---@param row Products.ItemsRow
+        ---@param item Products.State.ItemsItem
         configure = function(row, item)
           row.name.text = item.name
           row.price.text = string.format("%.2f", item.price)
@@ -43,6 +45,8 @@ return {
           row.quantity.value = item.quantity
         end,
         -- Row callbacks receive the row's item as their state, resolved at event time.
+        ---@param row Products.ItemsRow
+        ---@param on SSOn
         events = function(row, on)
           on(row.favorite, "valueChanged", function(item, sender)
             return { type = "favorite", id = item.id, on = sender.isOn }
@@ -55,6 +59,8 @@ return {
     }
   end,
 
+  ---@param view Products.View
+  ---@param state Products.State
   configure = function(view, state)
     view.title.text = state.title
     local favorites, total = 0, 0

@@ -21,12 +21,16 @@ return {
       ui.label { id = "status" },
       ui.list { id = "results", visibleRows = 5,
         row = function(ui) return ui.label { id = "name" } end,
+        ---@param row Search.ResultsRow
+        ---@param name string
         configure = function(row, name) row.name.text = name end,
       },
     }
   end,
 
   -- The list shows the results; the rest of the screen follows the named state.
+  ---@param view Search.View
+  ---@param state Search.State
   configure = function(view, state)
     view.results.rows = state.results
   end,
@@ -65,6 +69,8 @@ return {
     },
   },
 
+  ---@param view Search.View
+  ---@param on SSOn
   events = function(view, on)
     on(view.query, "editingChanged", function(_, sender)
       return { type = "query", text = sender.text }

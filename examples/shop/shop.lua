@@ -19,6 +19,8 @@ return {
     }
   end,
 
+  ---@param view Shop.View
+  ---@param state Shop.State
   configure = function(view, state)
     view.summary.text = string.format("%d in cart, total %.2f", state.count, state.total)
   end,

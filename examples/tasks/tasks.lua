@@ -17,10 +17,14 @@ return {
             ui.label { id = "title" },
           }
         end,
+        ---@param row Tasks.TasksRow
+        ---@param task Tasks.State.TasksItem
         configure = function(row, task)
           row.done.isOn = task.done
           row.title.text = task.title
         end,
+        ---@param row Tasks.TasksRow
+        ---@param on SSOn
         events = function(row, on)
           on(row.done, "valueChanged", function(task, sender)
             return { type = "toggle", title = task.title, done = sender.isOn }
@@ -31,6 +35,8 @@ return {
     }
   end,
 
+  ---@param view Tasks.View
+  ---@param state Tasks.State
   configure = function(view, state)
     view.draft.text = state.draft
     view.add.enabled = state.draft ~= ""
@@ -42,6 +48,8 @@ return {
     view.left.text = left .. " left"
   end,
 
+  ---@param view Tasks.View
+  ---@param on SSOn
   events = function(view, on)
     on(view.draft, "editingChanged", function(state, sender)
       return { type = "draft", text = sender.text }

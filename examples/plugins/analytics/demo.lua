@@ -21,11 +21,15 @@ return {
     }
   end,
 
+  ---@param view AnalyticsDemo.View
+  ---@param state AnalyticsDemo.State
   configure = function(view, state)
     view.count.text = tostring(state.count)
     view.report.text = report.line(state.analytics)
   end,
 
+  ---@param view AnalyticsDemo.View
+  ---@param on SSOn
   events = function(view, on)
     on(view.plus, "touchUpInside", function() return "increment" end)
     on(view.minus, "touchUpInside", function() return "decrement" end)

@@ -12,10 +12,14 @@ return {
     }
   end,
 
+  ---@param view Screen.View
+  ---@param state Screen.State
   configure = function(view, state)
     view.count.text = tostring(state.count)
   end,
 
+  ---@param view Screen.View
+  ---@param on SSOn
   events = function(view, on)
     on(view.plus, "touchUpInside", function(state) return "increment" end)
   end,
