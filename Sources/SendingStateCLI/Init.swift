@@ -10,9 +10,9 @@ extension SendingStateCommand {
       abstract: "Create a project: a screen, its spec, .busted, .luarc.json and more.",
       discussion: """
         Writes DIR/screen.lua, DIR/spec/screen_spec.lua, DIR/.busted, DIR/.luacheckrc,
-        DIR/.luarc.json, DIR/types/sendingstate.d.lua and DIR/types/screens/screen.d.lua
-        (the screen's own view and state classes, which its annotations name). Never
-        overwrites a file.
+        DIR/.luarc.json, DIR/types/sendingstate.d.lua and
+        DIR/types/screens/screen.d.lua (the screen's view and state classes,
+        which its annotations name). Never overwrites a file.
 
         Example:
           sendingstate init hello && cd hello && sendingstate test

@@ -8,7 +8,7 @@ extension SendingStateCommand {
   struct Stubs: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "stubs",
-      abstract: "Write LuaLS definitions of the host API and of each screen (types/) and a .luarc.json.",
+      abstract: "Write LuaLS definitions of the host API and screens, and .luarc.json.",
       discussion: """
         The definitions cover the screen contract, the ui builders with one props class
         per kind, every view kind's fields (view.<id> and a sender are SSAnyView), the
@@ -18,18 +18,20 @@ extension SendingStateCommand {
         their folders to the libraries, so require "<plugin>.<module>" resolves.
 
         Each screen found in the SCREEN files and folders (default: DIR) gets
-        DIR/types/screens/<screen>.d.lua: a class of its views by id (Counter.View,
-        each with its kind's class; a list's rows get Counter.<List>Row) and one of its
-        state (Counter.State, from its schema, or else from its start state). A screen
-        opts in by annotating configure and events with ---@param view Counter.View and
-        ---@param state Counter.State; LuaLS then flags an unknown view id or state field.
-        Every screen is opened first: one that does not open is an error naming
-        file:line, and nothing is written.
+        DIR/types/screens/<screen>.d.lua: a class of its views by id
+        (Counter.View, each with its kind's class; a list's rows get
+        Counter.<List>Row) and one of its state (Counter.State, from its schema,
+        or else from its start state). A screen opts in by annotating configure
+        and events: ---@param view Counter.View, ---@param state Counter.State.
+        LuaLS then flags an unknown view id or state field. Every screen is
+        opened first: one that does not open is an error naming file:line, and
+        nothing is written.
 
-        DIR/types/sendingstate.d.lua is written, and DIR/.luarc.json pointing at it
-        (and at LuaLS's own busted and luassert definitions). An existing .luarc.json is
-        merged: its keys are kept, the libraries and globals the stubs need are added; one
-        that is not a JSON object is an error and is left as it is.
+        DIR/types/sendingstate.d.lua is written, and DIR/.luarc.json pointing at
+        it (and at LuaLS's own busted and luassert definitions). An existing
+        .luarc.json is merged: its keys are kept, and the libraries and globals
+        the stubs need are added; one that is not a JSON object is an error, and
+        is left as it is.
 
         Examples:
           sendingstate stubs --out .
