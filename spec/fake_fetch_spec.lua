@@ -1,4 +1,5 @@
--- Fake answers for store:fetch: no network, and no waiting beyond the effect itself.
+-- Fake answers for store:fetch: no network; an answer with a delay arrives that long after the
+-- request, on the screen's clock (a virtual one in these specs: screen:advance moves it).
 local ss = require "sendingstate"
 local url = "https://api.example.com/items"
 
@@ -31,5 +32,91 @@ describe("a screen with fake fetches", function()
     screen:tap("load")
     screen:settle()
     assert.are.equal("timed out", screen.state.problem)
+  end)
+
+  it("an effect option given with the action names is an error that says where it goes", function()
+    local screen = ss.open("screens/fetching.lua", { fetch = { [url] = { body = "{}" } } })
+    local ok, problem = pcall(screen.tap, screen, "misplaced")
+    assert.is_false(ok)
+    assert.matches("fetching.lua:%d+: in handle %(action 'misplaced'%): "
+      .. "bad argument #2 to 'fetch' %(it names the actions only: "
+      .. "{ ok = \"type\", fail = \"type\" }; 'debounce' is an option: pass it third", problem)
+    assert.are.same({}, screen.state.items)
+    assert.are.equal(0, screen.pending)
+  end)
+
+  describe("that take time on the screen's clock", function()
+    local function open(answer)
+      return ss.open("screens/fetching.lua", { clock = 0, fetch = { [url] = answer } })
+    end
+
+    it("the answer arrives after its delay: the screen shows it is loading until then", function()
+      local screen = open({ json = { items = { "tea" } }, delay = 2 })
+      screen:tap("load")
+      assert.is_true(screen.state.loading)
+      screen:advance(1.9)
+      assert.are.equal("loading…", screen.view.count.text)
+      assert.are.equal(1, screen.pending)
+      screen:advance(0.1)
+      assert.is_false(screen.state.loading)
+      assert.are.equal("1 items", screen.view.count.text)
+      assert.are.equal(1, #screen.fetches)
+      assert.are.equal(0, screen.pending)
+    end)
+
+    it("a failure takes its delay too (a timeout after 30 s)", function()
+      local screen = open({ error = "timed out", delay = 30 })
+      screen:tap("load")
+      screen:advance(29)
+      assert.are.equal("", screen.state.problem)
+      screen:advance(1)
+      assert.are.equal("timed out", screen.state.problem)
+    end)
+
+    it("a debounced fetch is sent when its debounce ends, and answered its delay later", function()
+      local screen = open({ json = { items = { "a", "b" } }, delay = 1 })
+      screen:type("query", "te")
+      screen:advance(0.4)
+      screen:type("query", "tea")
+      screen:advance(0.4)
+      assert.are.equal(0, #screen.fetches)
+      screen:advance(0.1)
+      assert.are.equal(1, #screen.fetches)
+      assert.is_true(screen.state.loading)
+      screen:advance(0.9)
+      assert.is_true(screen.state.loading)
+      screen:advance(0.1)
+      assert.are.same({ "a", "b" }, screen.state.items)
+    end)
+
+    it("one advance past both the debounce and the delay delivers the answer before it returns", function()
+      local screen = open({ json = { items = { "a" } }, delay = 1 })
+      screen:type("query", "t")
+      screen:advance(5)
+      assert.are.equal(1, #screen.fetches)
+      assert.are.same({ "a" }, screen.state.items)
+    end)
+
+    it("cancelling the fetch while its answer is on the way drops the answer", function()
+      local screen = open({ json = { items = { "a" } }, delay = 1 })
+      screen:tap("load")
+      screen:skip_in_flight()
+      screen:advance(2)
+      assert.is_true(screen.state.loading)
+      assert.are.same({}, screen.state.items)
+    end)
+
+    it("a delay that is not a number of seconds is refused where the screen is opened", function()
+      local ok, problem = pcall(open, { body = "{}", delay = -1 })
+      assert.is_false(ok)
+      local shown = url:gsub("%p", "%%%0")
+      assert.matches("the fake answer's delay for " .. shown .. " must be a number of seconds", problem)
+    end)
+
+    it("a misspelt field of an answer is refused, with the field it means", function()
+      local ok, problem = pcall(open, { body = "{}", dealy = 1 })
+      assert.is_false(ok)
+      assert.matches("unknown field 'dealy' %(did you mean 'delay'%?%)", problem)
+    end)
   end)
 end)

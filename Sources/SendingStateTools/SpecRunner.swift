@@ -277,16 +277,28 @@ public final class SpecRunner {
   // MARK: - Primitives for the Lua side
 
   /// `ss.open(path, { fetch = { [url] = { status = 200, body = "…" | json = {…} } | { error = "…" } } })`;
-  /// a key `"POST https://…"` answers that method only (before the URL's own answer).
+  /// a key `"POST https://…"` answers that method only (before the URL's own answer); `delay = 2`
+  /// makes the answer arrive 2 s of the screen's clock after the request.
   static func fakeFetcher(_ fakes: LuaTable) throws -> FakeFetcher {
     var responses: [String: FakeFetcher.Response] = [:]
     guard fakes.sequence.isEmpty else { throw ToolError.usage("ss.open: options.fetch maps URLs to answers: { [\"https://…\"] = { status = 200, body = \"…\" } }") }
     for (url, answer) in fakes.fields {
-      guard case .table = answer else { throw ToolError.usage("ss.open: the fake answer for \(url) must be a table ({ status = 200, body = \"…\" }, or { error = \"…\" })") }
+      guard case .table(let fields) = answer else { throw ToolError.usage("ss.open: the fake answer for \(url) must be a table ({ status = 200, body = \"…\" }, or { error = \"…\" })") }
+      let known = ["status", "body", "json", "error", "delay"]
+      if let stray = fields.fields.keys.sorted().first(where: { !known.contains($0) }) {
+        let hint = NameSuggestion.closest(to: stray, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+        throw ToolError.usage("ss.open: the fake answer for \(url) has an unknown field '\(stray.prefix(60))'\(hint); an answer has \(known.joined(separator: ", "))")
+      }
       var response = FakeFetcher.Response(status: Int(answer["status"].intValue ?? 200), body: answer["body"].stringValue ?? "")
       if answer["json"] != .nil { response.body = StateDiff.literal(answer["json"]) }
       response.error = answer["error"].stringValue
       guard (100...599).contains(response.status) else { throw ToolError.usage("ss.open: the fake status for \(url) must be an HTTP status (100 to 599)") }
+      if answer["delay"] != .nil {
+        guard let delay = answer["delay"].doubleValue, delay.isFinite, delay >= 0 else {
+          throw ToolError.usage("ss.open: the fake answer's delay for \(url) must be a number of seconds ≥ 0 (it arrives that long after the request, on the screen's clock)")
+        }
+        response.delay = delay
+      }
       responses[url] = response
     }
     return FakeFetcher(responses)

@@ -985,6 +985,14 @@ local function fetch(owner, self, url, types, options)
   if type(ok) ~= "string" or type(fail) ~= "string" then
     error(where() .. "bad argument #2 to 'fetch' ({ ok = \"type\", fail = \"type\" } expected)", 0)
   end
+  for key in next, types do
+    if key ~= "ok" and key ~= "fail" then
+      local option = effectOptionNames[key] or fetchOptionNames[key] == true
+      error(where() .. "bad argument #2 to 'fetch' (it names the actions only: { ok = \"type\", fail = \"type\" }; "
+        .. (option and "'" .. key .. "' is an option: pass it third, store:fetch(url, { ok = …, fail = … }, { "
+          .. key .. " = … })" or "unknown key " .. (type(key) == "string" and "'" .. key:sub(1, 60) .. "'" or "of type " .. type(key))) .. ")", 0)
+    end
+  end
   local hosts = checkRight(owner, "fetch", url)
   local record = effectOptions({ kind = "fetch", url = url, ok = ok, fail = fail, hosts = hosts }, options, "fetch", 3,
     fetchOptionNames)

@@ -3,6 +3,7 @@ import CLuaShim
 import Foundation
 import SendingState
 import SendingStateHeadless
+import Synchronization
 
 /// The screen engine: one pipeline per event, one call into Lua per event.
 ///
@@ -374,7 +375,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       if let virtual {
         // Set now, so an advance that comes before the task runs still passes it.
         let ticket = virtual.schedule(after: total)
-        startEffect(id: id, ticket: ticket) {
+        startEffect(id: id, tickets: [ticket]) {
           try await virtual.wait(for: ticket)
           return actions
         }
@@ -387,7 +388,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     case .task(let name, let input, let ok, let fail, _):
       guard let task = tasks[name] else { return }
       let ticket = delay > 0 ? virtual?.schedule(after: delay) : nil
-      startEffect(id: id, ticket: ticket) {
+      startEffect(id: id, tickets: ticket.map { [$0] } ?? []) {
         try await Self.wait(delay, ticket: ticket, on: clock)
         do {
           let value = try await task(input)
@@ -400,28 +401,44 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       }
     case .fetch(let source, let method, let headers, let body, let ok, let fail, let hosts, _):
       let fetcher = runtime.fetcher
+      let request = URL(string: source).map { FetchRequest(url: $0, method: method, headers: headers, body: body) }
+      // How long the answer takes on the screen's clock once sent (a fake's delay; 0 for the
+      // network, whose time is its own). Both timers are set now, so an advance that comes
+      // before the task runs still passes them.
+      let latency = request.map { bounded(fetcher.answerDelay(for: $0)) } ?? 0
       let ticket = delay > 0 ? virtual?.schedule(after: delay) : nil
-      startEffect(id: id, ticket: ticket) {
+      let answerTicket = latency > 0 ? virtual?.schedule(after: bounded(delay + latency)) : nil
+      let steps = clockSteps
+      startEffect(id: id, tickets: [ticket, answerTicket].compactMap { $0 }) {
         try await Self.wait(delay, ticket: ticket, on: clock)
         // Whatever the answer holds, the fetch ends in its ok or its fail action.
-        guard let url = URL(string: source) else {
+        guard let request else {
+          if let answerTicket { virtual?.cancel(answerTicket) }
           return [["type": .string(fail), "error": .string("not a URL this host can fetch: \(source.prefix(200))")]]
         }
-        let request = FetchRequest(url: url, method: method, headers: headers, body: body)
         // The kernel checked it at the script's line; this is the check every fetcher's
         // request crosses (the network's is checked once more in C).
         if let problem = request.problem(maxBodyBytes: limits.maxFetchBodyBytes) {
+          if let answerTicket { virtual?.cancel(answerTicket) }
           return [["type": .string(fail), "error": .string("the request cannot be sent: \(problem)")]]
         }
+        let outcome: LuaValue
         do {
           let (data, status) = try await fetcher.send(request, within: hosts, maxBytes: limits.maxFetchBytes, timeout: limits.fetchTimeout)
-          return [Self.answer(data, status: status, ok: ok, fail: fail, limits: limits)]
+          outcome = Self.answer(data, status: status, ok: ok, fail: fail, limits: limits)
         } catch is CancellationError {
           throw CancellationError()
         } catch {
           // HTTPGet's errors are in words (the limit, or the host and what went wrong).
-          return [["type": .string(fail), "error": .string(String(describing: error))]]
+          outcome = ["type": .string(fail), "error": .string(String(describing: error))]
         }
+        if latency > 0 {
+          // Woken by the debounce's timer, this effect now waits for another: an advance
+          // counts that as the step its wake-up made (see advance(_:by:)).
+          if ticket != nil, answerTicket != nil { steps.add() }
+          try await Self.wait(latency, ticket: answerTicket, on: clock)
+        }
+        return [outcome]
       }
     }
   }
@@ -581,7 +598,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       let delay = max(0, open.end - now)
       let clock = runtime.clock
       let ticket = (clock as? VirtualClock)?.schedule(after: delay)
-      startEffect(id: id, ticket: ticket, endsWindow: (id, open.token, window)) {
+      startEffect(id: id, tickets: ticket.map { [$0] } ?? [], endsWindow: (id, open.token, window)) {
         if let ticket, let virtual = clock as? VirtualClock {
           try await virtual.wait(for: ticket)
         } else {
@@ -612,7 +629,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     for (number, effect) in effects where effect.target.name == id {
       effect.task.cancel()
       // A virtual timer whose task has not run yet would still fire at the next advance.
-      if let ticket = effect.target.ticket { virtual?.cancel(ticket) }
+      for ticket in effect.target.tickets { virtual?.cancel(ticket) }
       effects[number] = nil
     }
     throttles[id] = nil
@@ -621,14 +638,14 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   /// Runs `work` in the background; its actions come back as an event of their own, to the
   /// engine the effect belongs to then (a reload hands effects on).
   private func startEffect(
-    id: String? = nil, ticket: Int? = nil, endsWindow: (id: String, token: Int, length: Double)? = nil,
+    id: String? = nil, tickets: [Int] = [], endsWindow: (id: String, token: Int, length: Double)? = nil,
     _ work: @escaping @Sendable () async throws -> [LuaValue]
   ) {
     guard !isClosed else { return }
     nextEffect += 1
     let target = EffectTarget(engine: self, id: nextEffect)
     target.name = id
-    target.ticket = ticket
+    target.tickets = tickets
     let task = Task { @MainActor [target] in
       let actions: [LuaValue]
       do {
@@ -679,6 +696,9 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
 
   /// How many effects have delivered their actions so far.
   private(set) var finishedEffects = 0
+  /// How many effects woken by a virtual timer went on to wait for another one (a fetch's
+  /// answer delay after its debounce) instead of finishing.
+  private nonisolated let clockSteps = EffectSteps()
 
   /// Advances a virtual clock by `seconds`: each timer due by then fires, in time order (also
   /// those that a fired timer's actions start within the window), and is delivered before
@@ -705,10 +725,11 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
           kind: .timeout,
           message: "more than \(Self.maxTimersPerAdvance) timers fired in one advance of the clock; advance by less at a time")
       }
-      let expected = finishedEffects + woken
+      // Each woken timer's effect makes one step: it delivers, or it waits for its next timer.
+      let expected = finishedEffects + clockSteps.count + woken
       // The woken timers hop back to the main actor to deliver; let them.
       var spins = 0
-      while finishedEffects < expected, spins < 100_000, !isClosed {
+      while finishedEffects + clockSteps.count < expected, spins < 100_000, !isClosed {
         await Task.yield()
         spins += 1
       }
@@ -787,7 +808,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     let virtual = runtime.clock as? VirtualClock
     for effect in effects.values {
       effect.task.cancel()
-      if let ticket = effect.target.ticket { virtual?.cancel(ticket) }
+      for ticket in effect.target.tickets { virtual?.cancel(ticket) }
     }
     effects.removeAll()
     throttles.removeAll()
@@ -808,6 +829,15 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   }
 }
 
+/// A count that effects running off the main actor add to (see ``ScreenEngine/advance(_:by:)``).
+final class EffectSteps: Sendable {
+  private let value = Atomic<Int>(0)
+  /// The steps so far.
+  var count: Int { value.load(ordering: .acquiring) }
+  /// One more.
+  func add() { value.add(1, ordering: .releasing) }
+}
+
 /// Where an effect delivers its result: the engine it belongs to now.
 @MainActor
 final class EffectTarget {
@@ -815,8 +845,8 @@ final class EffectTarget {
   var id: Int
   /// The id the script gave (`{ id = "search" }`), for store:cancel.
   var name: String?
-  /// The virtual clock's timer the effect waits for, if any (removed when it is cancelled).
-  var ticket: Int?
+  /// The virtual clock's timers the effect waits for (removed when it is cancelled).
+  var tickets: [Int] = []
 
   init(engine: ScreenEngine, id: Int) {
     self.engine = engine

@@ -28,9 +28,18 @@ public protocol ScreenFetcher: Sendable {
   /// ``fetch(_:within:maxBytes:timeout:)`` and refuses anything else in words, so a fetcher
   /// written for GETs only keeps working and never drops a body silently.
   func send(_ request: FetchRequest, within hosts: [String], maxBytes: Int, timeout: Duration) async throws -> (data: Data, status: Int)
+
+  /// How many seconds of the screen's clock the answer to `request` takes, once sent: the
+  /// screen delivers the fetch's ok or fail action only then. A ``VirtualClock``'s advance
+  /// passes it like any timer, so a spec sees a slow server's loading state, or a timeout,
+  /// without waiting. The default is 0: a real fetcher's time is the network's own.
+  func answerDelay(for request: FetchRequest) -> Double
 }
 
 extension ScreenFetcher {
+  /// No delay beyond the fetch itself.
+  public func answerDelay(for request: FetchRequest) -> Double { 0 }
+
   /// Calls ``fetch(_:maxBytes:timeout:)``: a fetcher that connects only where `url` says.
   public func fetch(_ url: URL, within hosts: [String], maxBytes: Int, timeout: Duration) async throws -> (data: Data, status: Int) {
     try await fetch(url, maxBytes: maxBytes, timeout: timeout)
@@ -149,6 +158,19 @@ public struct NetworkFetcher: ScreenFetcher {
 ///
 /// Every request it is sent is kept, in order, in ``sent``: a test checks what a screen sent
 /// (its method, headers and body) there.
+///
+/// An answer with a ``Response/delay`` arrives that many seconds of the screen's clock after the
+/// request is sent; on a ``VirtualClock`` the test moves time on itself:
+///
+/// ```swift
+/// let clock = VirtualClock()
+/// var options = LuaScreen.Options()
+/// options.clock = clock
+/// options.fetcher = FakeFetcher(["https://api.example.com/items": .init(body: "[]", delay: 2)])
+/// let screen = try LuaScreen(path: "items.lua", options: options)
+/// // … tap "load": the screen shows its spinner …
+/// try await screen.advance(by: 2)   // the answer arrives
+/// ```
 public struct FakeFetcher: ScreenFetcher {
   /// One canned answer.
   public struct Response: Sendable, Equatable {
@@ -158,12 +180,17 @@ public struct FakeFetcher: ScreenFetcher {
     public var body: String
     /// A failure instead of an answer (`"timed out"`): the fetch's `fail` action gets it.
     public var error: String?
+    /// Seconds of the screen's clock between sending the request and its answer (or its
+    /// failure) arriving; 0: at once. Held to twice the runtime's `maxEffectDelay`.
+    public var delay: Double
 
-    /// An answer (`error` given: a failure instead).
-    public init(status: Int = 200, body: String = "", error: String? = nil) {
+    /// An answer (`error` given: a failure instead) that arrives `delay` seconds after it is
+    /// asked for.
+    public init(status: Int = 200, body: String = "", error: String? = nil, delay: Double = 0) {
       self.status = status
       self.body = body
       self.error = error
+      self.delay = delay
     }
   }
 
@@ -183,12 +210,22 @@ public struct FakeFetcher: ScreenFetcher {
     try await send(FetchRequest(url: url), within: ["*"], maxBytes: maxBytes, timeout: timeout)
   }
 
+  /// The ``Response/delay`` of the answer `request` gets (0 when it has none).
+  public func answerDelay(for request: FetchRequest) -> Double {
+    response(to: request)?.delay ?? 0
+  }
+
+  /// The canned answer for `request`'s method and URL, else for its URL.
+  private func response(to request: FetchRequest) -> Response? {
+    responses["\(request.method) \(request.url.absoluteString)"] ?? responses[request.url.absoluteString]
+  }
+
   /// Keeps `request` in ``sent`` and gives its canned answer: the one for its method and URL,
   /// else the one for its URL.
   public func send(_ request: FetchRequest, within hosts: [String], maxBytes: Int, timeout: Duration) async throws -> (data: Data, status: Int) {
     sent.append(request)
     let url = request.url
-    guard let response = responses["\(request.method) \(url.absoluteString)"] ?? responses[url.absoluteString] else {
+    guard let response = response(to: request) else {
       let what = request.method == "GET" ? url.absoluteString : "\(request.method) \(url.absoluteString)"
       throw FakeFetchError(message: "no fake answer for \(what) (answers for: \(responses.keys.sorted().joined(separator: ", ")))")
     }

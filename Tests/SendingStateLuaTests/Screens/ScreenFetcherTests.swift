@@ -6,9 +6,10 @@ import Testing
 @Suite("Fake fetches: canned answers by URL, held to the same limits as the network")
 @MainActor
 struct ScreenFetcherTests {
-  func open(_ answers: [String: FakeFetcher.Response], limits: LuaRuntime.Limits = .init()) throws -> LuaScreen {
+  func open(_ answers: [String: FakeFetcher.Response], limits: LuaRuntime.Limits = .init(), clock: VirtualClock? = nil) throws -> LuaScreen {
     var options = LuaScreen.Options(limits: limits)
     options.fetcher = FakeFetcher(answers)
+    if let clock { options.clock = clock }
     return try LuaScreen(path: screenFixture("effects.lua"), options: options)
   }
 
@@ -36,5 +37,38 @@ struct ScreenFetcherTests {
     try screen.perform(action: ["type": "load", "url": .string(url)])
     #expect(await screen.settle(timeout: .seconds(60)))
     #expect(screen.state["failed"].stringValue == "the answer from \(url) is larger than 10 bytes (maxFetchBytes)")
+  }
+
+  @Test("a fake answer with a delay arrives that long after the request, on the screen's virtual clock")
+  func delayedOnAVirtualClock() async throws {
+    let url = "https://api.example.com/slow"
+    let fake = FakeFetcher([url: .init(body: #"{"greeting": "late"}"#, delay: 3)])
+    #expect(fake.answerDelay(for: FetchRequest(url: URL(string: url)!)) == 3)
+    #expect(fake.answerDelay(for: FetchRequest(url: URL(string: "https://other.example.com/")!)) == 0)
+    #expect(NetworkFetcher().answerDelay(for: FetchRequest(url: URL(string: url)!)) == 0)
+    let clock = VirtualClock(now: 100)
+    let screen = try open([url: .init(body: #"{"greeting": "late"}"#, delay: 3)], clock: clock)
+    try screen.perform(action: ["type": "load", "url": .string(url)])
+    try await screen.advance(by: 2.5)
+    #expect(screen.state["greeting"] == "")
+    #expect(screen.pendingEffects == 1)
+    try await screen.advance(by: 0.5)
+    #expect(screen.state["greeting"] == "late")
+    #expect(screen.pendingEffects == 0)
+    #expect(clock.now == 103)
+    #expect(clock.sleeping == 0)
+  }
+
+  @Test("a delayed answer cancelled on the way leaves no timer behind on the virtual clock")
+  func cancelledOnTheWay() async throws {
+    let url = "https://api.example.com/slow"
+    let clock = VirtualClock()
+    let screen = try open([url: .init(body: "{}", delay: 3)], clock: clock)
+    try screen.perform(action: ["type": "load", "url": .string(url)])
+    #expect(clock.sleeping == 1)
+    screen.cancelEffects()
+    #expect(clock.sleeping == 0)
+    try await screen.advance(by: 5)
+    #expect(screen.state["greeting"] == "")
   }
 }
