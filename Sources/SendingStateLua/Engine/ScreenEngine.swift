@@ -699,6 +699,9 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   /// How many effects woken by a virtual timer went on to wait for another one (a fetch's
   /// answer delay after its debounce) instead of finishing.
   private nonisolated let clockSteps = EffectSteps()
+  /// How often advances yielded to let woken effects run (for tests: an effect whose step is
+  /// not counted makes an advance spin to its bound, 100,000 yields).
+  private(set) var advanceYields = 0
 
   /// Advances a virtual clock by `seconds`: each timer due by then fires, in time order (also
   /// those that a fired timer's actions start within the window), and is delivered before
@@ -733,6 +736,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
         await Task.yield()
         spins += 1
       }
+      advanceYields += spins
     }
     clock.advance(to: end)
   }

@@ -71,4 +71,31 @@ struct ScreenFetcherTests {
     try await screen.advance(by: 5)
     #expect(screen.state["greeting"] == "")
   }
+
+  @Test("a debounced fetch with a delay: sent when the debounce ends, answered the delay later; an advance waits for each step, never spinning to its bound")
+  func debouncedAndDelayed() async throws {
+    let url = "https://api.example.com/slow"
+    let fake = FakeFetcher([url: .init(body: #"{"greeting": "found"}"#, delay: 1)])
+    let clock = VirtualClock()
+    var options = LuaScreen.Options()
+    options.fetcher = fake
+    options.clock = clock
+    let screen = try LuaScreen(path: screenFixture("effects.lua"), options: options)
+    try screen.perform(action: ["type": "search", "url": .string(url)])
+    try await screen.advance(by: 0.4)
+    try screen.perform(action: ["type": "search", "url": .string(url)])  // debounced again: from 0.4
+    try await screen.advance(by: 0.5)
+    #expect(fake.sent.all.count == 1)
+    #expect(screen.state["greeting"] == "")
+    try await screen.advance(by: 0.9)
+    #expect(screen.state["greeting"] == "")
+    try await screen.advance(by: 0.1)
+    #expect(screen.state["greeting"] == "found")
+    // One advance across both timers of a second search.
+    try screen.perform(action: ["type": "search", "url": .string(url)])
+    try await screen.advance(by: 10)
+    #expect(fake.sent.all.count == 2)
+    #expect(screen.pendingEffects == 0)
+    #expect(screen.engine.advanceYields < 10_000, "\(screen.engine.advanceYields) yields")
+  }
 }

@@ -25,6 +25,8 @@ return {
       store:after(load("return " .. action.seconds)(), "tick")   -- line 25
     elseif action.type == "many" then
       for _ = 1, action.count do store:after(3000, "tick") end  -- line 27
+    elseif action.type == "search" then
+      store:fetch(action.url, { ok = "loaded", fail = "failed" }, { id = "search", debounce = 0.5 })
     end
   end,
 }
