@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The README's first steps as a newcomer takes them, outside this repository: install the CLI
 # with scripts/install.sh into a scratch prefix, put it on PATH, `sendingstate init` a project in
-# an empty folder, run its screen, pass its spec, check it, then break a spec with a syntax error
-# and see that error with its file:line beside the other file's results.
+# an empty folder, run its screen, pass its spec, check it, get a coverage report, then break a
+# spec with a syntax error and see that error with its file:line beside the other file's results.
 #
 # Usage: scripts/newcomer-test.sh   (scripts/test.sh runs it)
 set -euo pipefail
@@ -36,6 +36,17 @@ said="$(sendingstate run screen.lua --send 'tap plus' --send 'tap plus')"
 sendingstate check > /dev/null || fail "check finds problems in the new project"
 luacheck --no-color --quiet . || fail "luacheck finds problems in the new project"
 
+# Coverage: a per-file summary, and LCOV that genhtml (Debian's lcov) renders.
+sendingstate test --coverage > "$scratch/coverage.out" 2>&1 || { cat "$scratch/coverage.out" >&2; fail "test --coverage failed"; }
+grep -qE "^screen\.lua +[0-9]+ +0 +100\.00%" "$scratch/coverage.out" ||
+  { cat "$scratch/coverage.out" >&2; fail "expected screen.lua fully covered in the summary"; }
+grep -qx "SF:screen.lua" coverage/lcov.info || fail "coverage/lcov.info does not name screen.lua"
+if command -v genhtml > /dev/null; then
+  genhtml --quiet coverage/lcov.info --output-directory "$scratch/html" > /dev/null 2>&1 || fail "genhtml cannot render coverage/lcov.info"
+  [ -f "$scratch/html/index.html" ] || fail "genhtml wrote no index.html"
+fi
+rm -rf coverage
+
 # A spec with a syntax error: its error with file:line, and the other spec's results still shown.
 printf 'describe("broken", function()\n  it("never runs", function(\n  end)\nend)\n' > spec/broken_spec.lua
 if sendingstate test > "$scratch/broken.out" 2>&1; then
@@ -49,4 +60,4 @@ done
 # Uninstall removes exactly the binary.
 "$root/scripts/install.sh" --uninstall --prefix "$scratch/prefix" > /dev/null
 [ ! -e "$scratch/prefix/bin/sendingstate" ] || fail "--uninstall left the binary"
-echo "newcomer-test.sh: install, init, run, test, check and a broken spec behave as the README says"
+echo "newcomer-test.sh: install, init, run, test, check, coverage and a broken spec behave as the README says"

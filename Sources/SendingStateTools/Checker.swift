@@ -29,7 +29,7 @@ public enum Checker {
   }
 
   /// The `.lua` files under `paths` (files as given, folders searched, hidden folders such as
-  /// `.build` skipped): specs only, or everything but specs, sorted.
+  /// `.build` and LuaLS definition files skipped): specs only, or everything but specs, sorted.
   public static func scripts(in paths: [String], specs: Bool = false) throws -> [String] {
     var found: [String] = []
     for path in paths {
@@ -49,7 +49,7 @@ public enum Checker {
         }
         guard file.hasSuffix(".lua") else { continue }
         let full = (path as NSString).appendingPathComponent(file)
-        if isSpec(full) == specs { found.append(full) }
+        if isSpec(full) == specs, !isDefinitionFile(full) { found.append(full) }
       }
     }
     return found.sorted()
@@ -59,6 +59,14 @@ public enum Checker {
   public static func count(paths: [String]) -> Int {
     let all = Set(((try? scripts(in: paths)) ?? []) + ((try? scripts(in: paths, specs: true)) ?? []))
     return all.count
+  }
+
+  /// Whether `path` is a LuaLS definition file (its first line `---@meta`, as the stubs and
+  /// the screens' types are): it describes code for the editor and never runs, so a folder's
+  /// check leaves it out.
+  static func isDefinitionFile(_ path: String) -> Bool {
+    // (Through the one reader of outside files: a FIFO named *.lua is never waited on.)
+    ((try? FileInput.bytes(path, what: "script")) ?? []).starts(with: Array("---@meta".utf8))
   }
 
   /// Whether `path` names a spec file (`*_spec.lua` or `*.spec.lua`).

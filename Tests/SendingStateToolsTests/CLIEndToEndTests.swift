@@ -209,13 +209,16 @@ struct CLIEndToEndTests {
     let project = folder.appendingPathComponent("hello").path
     let created = try await runCLI(["init", project])
     #expect(created.status == 0, "\(created.stderr)")
-    for file in ["screen.lua", "spec/screen_spec.lua", ".busted", ".luacheckrc", ".luarc.json", "types/sendingstate.d.lua"] {
+    for file in ["screen.lua", "spec/screen_spec.lua", ".busted", ".luacheckrc", ".luarc.json", "types/sendingstate.d.lua", "types/screens/screen.d.lua"] {
       #expect(FileManager.default.fileExists(atPath: project + "/" + file), "\(file)")
     }
     let tested = try await runCLI(["test"], in: project)
     #expect(tested.status == 0, "\(tested.stdout)\(tested.stderr)")
     #expect(tested.stdout.hasSuffix("2 passed, 0 failed\n"))
     #expect(try await runCLI(["check", "screen.lua"], in: project).status == 0)
+    // The whole folder too, as a newcomer types it: the types (LuaLS definition files) are not scripts.
+    let checked = try await runCLI(["check"], in: project)
+    #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
     let lint = try ChildProcess(executable: "/usr/bin/luacheck", arguments: ["--no-color", "."], directory: project)
     lint.send("")
     #expect(await lint.wait() == 0, "\(lint.output)")
