@@ -58,7 +58,7 @@
 ---@field spacing number The gap between children.
 
 ---@class SSList: SSView
----@field rows table[] The items; each visible row is configured with its item.
+---@field rows any[] The items; each visible row is configured with its item.
 ---@field visibleRows integer How many rows are visible at once.
 
 ---@class SSSections: SSView
@@ -83,7 +83,7 @@
 ---@field secure boolean Whether typing is hidden (a password field); pictures and the preview mask the text.
 ---@field axis "vertical"|"horizontal" The layout axis.
 ---@field spacing number The gap between children.
----@field rows table[] The items; each visible row is configured with its item.
+---@field rows any[] The items; each visible row is configured with its item.
 ---@field visibleRows integer How many rows are visible at once.
 ---@field type string The unit's type.
 
@@ -196,10 +196,10 @@
 ---@field hidden boolean? Whether the view is hidden.
 ---@field alpha number? Opacity from 0 to 1.
 ---@field enabled boolean? Whether the view takes interaction.
----@field rows table[]? The items; each visible row is configured with its item.
+---@field rows any[]? The items; each visible row is configured with its item.
 ---@field visibleRows integer? How many rows are visible at once.
 ---@field row (fun(ui: SSUI): SSView)? Builds one row (called once per created row; rows are reused).
----@field configure (fun(row: table<string, SSView>, item: table))? Configures a row with its item.
+---@field configure (fun(row: table<string, SSView>, item: any))? Configures a row with its item.
 ---@field events (fun(row: table<string, SSView>, on: SSOn))? Declares the row's events; callbacks get the item.
 ---@field [integer] SSView
 

@@ -233,7 +233,7 @@ enum ViewRegistry {
       [
         // The engine keeps the items and plans the rows; the render tree shows their count.
         ViewProperty(
-          "rows", "table[]", "The items; each visible row is configured with its item.", check: .rows,
+          "rows", "any[]", "The items; each visible row is configured with its item.", check: .rows,
           render: { .integer(typed($0, ListView.self).numberOfRows) }, get: { _ in .nil }, set: { _, _ in }),
         ViewProperty(
           "visibleRows", "integer", "How many rows are visible at once.", check: .positive, shown: .never,

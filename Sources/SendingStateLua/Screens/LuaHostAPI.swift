@@ -63,7 +63,7 @@ public enum LuaHostAPI {
   /// The extra keys `ui.list{…}` takes.
   public static let listBuilderFunctions: [Member] = [
     Member(name: "row", signature: "fun(ui: SSUI): SSView", doc: "Builds one row (called once per created row; rows are reused)."),
-    Member(name: "configure", signature: "fun(row: table<string, SSView>, item: table)", doc: "Configures a row with its item."),
+    Member(name: "configure", signature: "fun(row: table<string, SSView>, item: any)", doc: "Configures a row with its item."),
     Member(name: "events", signature: "fun(row: table<string, SSView>, on: SSOn)", doc: "Declares the row's events; callbacks get the item."),
   ]
 
