@@ -2,6 +2,7 @@
 local ss = require "sendingstate"
 
 describe("shop", function()
+  ---@type SSScreen
   local screen
   before_each(function()
     screen = ss.open("shop.lua", { data = "payload.json" })

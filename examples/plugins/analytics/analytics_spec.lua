@@ -2,6 +2,7 @@
 local ss = require "sendingstate"
 
 describe("analytics plugin", function()
+  ---@type SSScreen
   local screen
   before_each(function()
     screen = ss.open("demo.lua", { plugins = { "." } })

@@ -2,6 +2,7 @@
 local ss = require "sendingstate"
 
 describe("rating plugin", function()
+  ---@type SSScreen
   local screen
   before_each(function()
     screen = ss.open("../../shop/shop.lua", { data = "../../shop/reviews.json", plugins = { "." } })

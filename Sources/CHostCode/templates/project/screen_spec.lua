@@ -2,6 +2,7 @@
 local ss = require "sendingstate"
 
 describe("the counter", function()
+  ---@type SSScreen
   local screen
 
   before_each(function()
