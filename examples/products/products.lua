@@ -63,7 +63,7 @@ return {
   ---@param state Products.State
   configure = function(view, state)
     view.title.text = state.title
-    local favorites, total = 0, 0
+    local favorites, total = 0, 0.0
     for _, item in ipairs(state.items) do
       if item.favorite then favorites = favorites + 1 end
       total = total + item.quantity * item.price

@@ -19,7 +19,7 @@ return {
   end,
 
   configure = function(view, props, state)
-    local max = props.max or 5
+    local max = math.tointeger(props.max) or 5
     local value = clamp(state[props.field or "rating"], max)
     view.stars.text = string.rep("★", value) .. string.rep("☆", max - value)
     view.less.hidden = props.readonly == true
