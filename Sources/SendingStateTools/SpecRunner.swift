@@ -315,16 +315,24 @@ public final class SpecRunner {
   }
 
   /// `ss.open(path, { tasks = { [name] = { value = … } | { error = "…" } } })`: fakes of the tasks
-  /// a host app registers, each answering every call the same way at once.
-  static func fakeTasks(_ fakes: LuaTable) throws -> [String: LuaScreen.HostTask] {
+  /// a host app registers, each answering every call the same way, at once or `delay` seconds
+  /// of the screen's clock later (`{ value = …, delay = 2 }`).
+  static func fakeTasks(_ fakes: LuaTable) throws -> (tasks: [String: LuaScreen.HostTask], delays: [String: Double]) {
     guard fakes.sequence.isEmpty else {
       throw ToolError.usage("ss.open: options.tasks maps task names to answers: { geocode = { value = {...} } }")
     }
     var tasks: [String: LuaScreen.HostTask] = [:]
+    var delays: [String: Double] = [:]
     for (name, answer) in fakes.fields {
-      guard case .table(let fields) = answer, fields.sequence.isEmpty, Set(fields.fields.keys).isSubset(of: ["value", "error"])
+      guard case .table(let fields) = answer, fields.sequence.isEmpty, Set(fields.fields.keys).isSubset(of: ["value", "error", "delay"])
       else {
-        throw ToolError.usage("ss.open: the fake answer of task '\(name)' must be { value = … } or { error = \"…\" }")
+        throw ToolError.usage("ss.open: the fake answer of task '\(name)' must be { value = … } or { error = \"…\" } (with delay = seconds, if it takes time)")
+      }
+      if answer["delay"] != .nil {
+        guard let delay = answer["delay"].doubleValue, delay.isFinite, delay >= 0 else {
+          throw ToolError.usage("ss.open: the fake delay of task '\(name)' must be a number of seconds ≥ 0 (its answer arrives that long after it runs, on the screen's clock)")
+        }
+        delays[name] = delay
       }
       if answer["error"] != .nil {
         guard let message = answer["error"].stringValue else {
@@ -336,7 +344,7 @@ public final class SpecRunner {
         tasks[name] = { _ in value }
       }
     }
-    return tasks
+    return (tasks, delays)
   }
 
   /// The error a faked task answers with (its text is the `fail` action's `error`).
@@ -384,7 +392,7 @@ public final class SpecRunner {
         options.fetcher = try Self.fakeFetcher(fakes)
       }
       if call.count >= 7, case .table(let fakes) = try call.value(7) {
-        options.tasks = try Self.fakeTasks(fakes)
+        (options.tasks, options.taskDelays) = try Self.fakeTasks(fakes)
       }
       options.coverage = coverageCounts != nil
       let screen = try LuaScreen(path: path, options: options)

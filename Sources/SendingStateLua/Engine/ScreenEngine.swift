@@ -48,6 +48,8 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   let swiftUnits: [String: @MainActor @Sendable (ServerUnit) -> View]
   /// The async work the host app registered for `store:run`, by name.
   let tasks: [String: LuaScreen.HostTask]
+  /// How long each task's answer takes on the screen's clock once it has run (fakes).
+  let taskDelays: [String: Double]
   private(set) var views: [Int: View] = [:]
   private var vids: [ObjectIdentifier: Int] = [:]
   private var events = EngineEventTable()
@@ -74,9 +76,11 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
 
   init(
     runtime: LuaRuntime, screenHost: LuaScreenHost, payload: ServerPayload?,
-    swiftUnits: [String: @MainActor @Sendable (ServerUnit) -> View], tasks: [String: LuaScreen.HostTask] = [:]
+    swiftUnits: [String: @MainActor @Sendable (ServerUnit) -> View], tasks: [String: LuaScreen.HostTask] = [:],
+    taskDelays: [String: Double] = [:]
   ) throws {
     self.tasks = tasks
+    self.taskDelays = taskDelays
     self.runtime = runtime
     self.screenHost = screenHost
     self.payload = payload
@@ -387,17 +391,26 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       }
     case .task(let name, let input, let ok, let fail, _):
       guard let task = tasks[name] else { return }
+      // As a fetch's: the answer's delay (a fake's), both timers set now.
+      let latency = bounded(taskDelays[name] ?? 0)
       let ticket = delay > 0 ? virtual?.schedule(after: delay) : nil
-      startEffect(id: id, tickets: ticket.map { [$0] } ?? []) {
+      let answerTicket = latency > 0 ? virtual?.schedule(after: bounded(delay + latency)) : nil
+      let steps = clockSteps
+      startEffect(id: id, tickets: [ticket, answerTicket].compactMap { $0 }) {
         try await Self.wait(delay, ticket: ticket, on: clock)
+        let outcome: LuaValue
         do {
-          let value = try await task(input)
-          return [["type": .string(ok), "value": value]]
+          outcome = ["type": .string(ok), "value": try await task(input)]
         } catch is CancellationError {
           throw CancellationError()
         } catch {
-          return [["type": .string(fail), "error": .string(String(describing: error))]]
+          outcome = ["type": .string(fail), "error": .string(String(describing: error))]
         }
+        if latency > 0 {
+          if ticket != nil, answerTicket != nil { steps.add() }
+          try await Self.wait(latency, ticket: answerTicket, on: clock)
+        }
+        return [outcome]
       }
     case .fetch(let source, let method, let headers, let body, let ok, let fail, let hosts, _):
       let fetcher = runtime.fetcher

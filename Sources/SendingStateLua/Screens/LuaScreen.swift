@@ -95,6 +95,11 @@ public final class LuaScreen {
     /// (or a reduce effect `{ run = name, … }`): its value comes back as the `ok` action's
     /// `value`, an error it throws as the `fail` action's `error`.
     public var tasks: [String: HostTask] = [:]
+    /// Seconds of the screen's clock that a task's answer (its value or its error) takes to
+    /// arrive once the task has run, by task name: a fake of a slow service, which a
+    /// ``VirtualClock``'s advance passes like a timer (a spec's `{ value = …, delay = 2 }`).
+    /// Held to twice the runtime's `maxEffectDelay`.
+    public var taskDelays: [String: Double] = [:]
     /// Count which lines of the screen's files run (its script, its modules, its plugins'
     /// scripts), from loading on: `sendingstate test --coverage` reads them from ``runtime``.
     package var coverage = false
@@ -307,7 +312,8 @@ public final class LuaScreen {
     runtime.clock = options.clock
     runtime.fetcher = options.fetcher
     engine = try ScreenEngine(
-      runtime: runtime, screenHost: host, payload: options.data, swiftUnits: options.swiftUnits, tasks: options.tasks)
+      runtime: runtime, screenHost: host, payload: options.data, swiftUnits: options.swiftUnits, tasks: options.tasks,
+      taskDelays: options.taskDelays)
     store = BindingStore(state: ScreenState(node: nil), identifier: path)
     runtime.preload("sendingstate", try runtime.makeValue(["version": .string(LuaScreen.apiVersion)]))
     for (name, functions) in options.hostModules {

@@ -40,11 +40,13 @@ struct HostTaskTests {
     var description: String { "odd numbers are not doubled here" }
   }
 
-  func open(clock: VirtualClock = VirtualClock(now: 0), calls: Calls = Calls()) throws -> LuaScreen {
+  func open(clock: VirtualClock = VirtualClock(now: 0), calls: Calls = Calls(), delays: [String: Double] = [:]) throws -> LuaScreen {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("tasks-\(UUID().uuidString).lua").path
     try Self.source.write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
     var options = LuaScreen.Options()
     options.clock = clock
+    options.taskDelays = delays
     options.tasks["double"] = { input in
       calls.inputs.append(input)
       await Task.yield()  // real async work: the answer comes later
@@ -111,6 +113,25 @@ extension HostTaskTests {
       try await screen.advance(by: 2)
       #expect(screen.state["log"] == [12])
       #expect(calls.inputs == [6])
+    }
+
+    @Test("a task's answer with a delay (Options.taskDelays) arrives that long after the task ran, which waits for its debounce; no advance spins")
+    func delayedAnswer() async throws {
+      let calls = Calls()
+      let screen = try HostTaskTests().open(calls: calls, delays: ["double": 2])
+      try screen.perform(action: ["type": "ask", "n": 4, "wait": 0.5])
+      try await screen.advance(by: 0.5)
+      #expect(calls.inputs == [4])
+      try await screen.advance(by: 1.9)
+      #expect(!screen.actionLog.contains { $0["type"] == "answer" })
+      try await screen.advance(by: 0.1)
+      #expect(screen.state["log"] == [8])
+      // A failure takes the delay too; one advance across both timers delivers it.
+      try screen.perform(action: ["type": "ask", "n": 3, "wait": 0.5])
+      try await screen.advance(by: 10)
+      #expect(screen.state["log"] == [8, "odd numbers are not doubled here"])
+      #expect(screen.pendingEffects == 0)
+      #expect(screen.engine.advanceYields < 10_000, "\(screen.engine.advanceYields) yields")
     }
 
     @Test("the task gets the script's input; its value is the ok action's value, its error the fail action's")
