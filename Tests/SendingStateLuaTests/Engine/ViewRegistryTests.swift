@@ -27,6 +27,7 @@ struct ViewRegistryTests {
   func open() throws -> LuaScreen {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("registry-\(UUID().uuidString).lua").path
     try Self.source.write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }  // (read when opened)
     return try LuaScreen(path: path)
   }
 
