@@ -106,6 +106,17 @@ describe("a screen with fake fetches", function()
       assert.are.same({}, screen.state.items)
     end)
 
+    it("settling does not move a virtual clock: the error says how to", function()
+      local screen = open({ json = { items = { "a" } }, delay = 1.5 })
+      screen:tap("load")
+      local ok, problem = pcall(screen.settle, screen, 0.05)
+      assert.is_false(ok)
+      assert.matches("screen:settle%(%): 1 effect%(s%) still pending after 0.05 s, waiting for the screen's virtual "
+        .. "clock, the next due in 1.5 s: move it with screen:advance%(seconds%)", problem)
+      screen:advance(1.5)
+      assert.are.same({ "a" }, screen.state.items)
+    end)
+
     it("a delay that is not a number of seconds is refused where the screen is opened", function()
       local ok, problem = pcall(open, { body = "{}", delay = -1 })
       assert.is_false(ok)

@@ -240,10 +240,16 @@ public final class SpecRunner {
     let fresh = screen.asyncErrors.suffix(max(0, min(screen.asyncErrorCount - seen, screen.asyncErrors.count)))
     reportedAsyncErrors[handle] = screen.asyncErrorCount
     let errors = fresh.map { LuaValue.string(options.verbose ? $0.fullDescription : $0.description) }
-    return [
+    var reply: LuaValue = [
       "settled": .boolean(settled), "pending": .integer(Int64(screen.pendingEffects)),
       "errors": .table(LuaTable(sequence: Array(errors))),
     ]
+    // On a virtual clock, waiting does not move time: say so, with the way to move it.
+    if !settled, let clock = screen.options.clock as? VirtualClock, let next = clock.nextDeadline {
+      reply["described"] = .string(
+        String(format: "waiting for the screen's virtual clock, the next due in %g s: move it with screen:advance(seconds)", max(0, next - clock.now)))
+    }
+    return reply
   }
 
   /// Moves a screen's virtual clock (`screen:advance(seconds)`); reports the errors of the

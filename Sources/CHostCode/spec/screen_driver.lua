@@ -318,10 +318,12 @@ return function(prims, settings, busted)
         if reply.errors and #reply.errors > 0 then
           error("an effect's result failed while settling:\n  " .. concat(reply.errors, "\n  "), 2)
         end
-        if not reply.settled then
-          error(format("screen:settle(): %d effect(s) still pending after %g s (%s); a timer that re-arms itself "
-            .. "never settles: wait less, or settle with a longer time",
-            reply.pending, seconds, reply.described or "timers or fetches"), 2)
+        if not reply.settled and reply.described then
+          error(format("screen:settle(): %d effect(s) still pending after %g s, %s",
+            reply.pending, seconds, reply.described), 2)
+        elseif not reply.settled then
+          error(format("screen:settle(): %d effect(s) still pending after %g s (timers or fetches); a timer that "
+            .. "re-arms itself never settles: wait less, or settle with a longer time", reply.pending, seconds), 2)
         end
       end,
       advance = function(_, seconds)
