@@ -33,6 +33,8 @@ if grep -E "^$PWD/(Sources|Tests)/.*: warning:" "$log"; then
   echo "test.sh: the warnings above are in our own code; fix them" >&2
   exit 1
 fi
+# The library products' public API is the checked-in api/public-api.txt (a change is reviewed).
+scripts/public-api.sh
 
 # The suite, then two groups on their own. The tests on the wall clock wait for effects (real
 # timers, fetches real or fake, host tasks, sockets) that need a thread of the cooperative
