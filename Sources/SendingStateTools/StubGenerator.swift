@@ -33,7 +33,7 @@ public enum StubGenerator {
   ]
 
   /// The screen driver's methods (`ss.open(...)`), documented for editors.
-  public static let driverMethods: [LuaHostAPI.Member] = [
+  package static let driverMethods: [LuaHostAPI.Member] = [
     .init(name: "tap", signature: "fun(self: SSScreen, id: string)", doc: "touchUpInside on a control, a tap gesture on a view."),
     .init(name: "send", signature: "fun(self: SSScreen, id: string, event: SSEventName)", doc: "Fires an event."),
     .init(name: "set", signature: "fun(self: SSScreen, id: string, value: any)", doc: "Sets a control's value as a user would."),

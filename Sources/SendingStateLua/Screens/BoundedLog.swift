@@ -11,39 +11,39 @@
 /// log.count            // 5
 /// log.since(3)         // [4, 5]
 /// ```
-public struct BoundedLog<Entry: Sendable>: Sendable {
+package struct BoundedLog<Entry: Sendable>: Sendable {
   /// The most entries kept.
-  public let limit: Int
+  package let limit: Int
   /// The most bytes of entries kept (the last entry stays even past it).
-  public let byteBudget: Int
+  package let byteBudget: Int
   /// What an entry costs in bytes.
-  public let cost: @Sendable (Entry) -> Int
+  package let cost: @Sendable (Entry) -> Int
   /// How many entries were ever appended.
-  public private(set) var count = 0
+  package private(set) var count = 0
   /// The bytes the kept entries cost.
-  public private(set) var bytes = 0
+  package private(set) var bytes = 0
 
   // A ring: `storage` holds the kept entries from `head` on, wrapping around.
   private var storage: [(entry: Entry, cost: Int)] = []
   private var head = 0
 
   /// An empty log keeping at most `limit` entries (at least 1) and `byteBudget` bytes.
-  public init(limit: Int, byteBudget: Int = .max, cost: @escaping @Sendable (Entry) -> Int = { _ in 0 }) {
+  package init(limit: Int, byteBudget: Int = .max, cost: @escaping @Sendable (Entry) -> Int = { _ in 0 }) {
     self.limit = max(1, limit)
     self.byteBudget = max(0, byteBudget)
     self.cost = cost
   }
 
   /// The entries kept, oldest first.
-  public var entries: [Entry] {
+  package var entries: [Entry] {
     (storage[head...] + storage[..<head]).map(\.entry)
   }
 
   /// How many entries are kept.
-  public var kept: Int { storage.count }
+  package var kept: Int { storage.count }
 
   /// Appends `entry`, dropping the oldest entries past ``limit`` or ``byteBudget``.
-  public mutating func append(_ entry: Entry) {
+  package mutating func append(_ entry: Entry) {
     let price = cost(entry)
     count += 1
     bytes += price
@@ -63,12 +63,12 @@ public struct BoundedLog<Entry: Sendable>: Sendable {
   }
 
   /// Appends `newEntries` in order.
-  public mutating func append(contentsOf newEntries: [Entry]) {
+  package mutating func append(contentsOf newEntries: [Entry]) {
     for entry in newEntries { append(entry) }
   }
 
   /// The entries appended after the first `seen` ones that are still kept.
-  public func since(_ seen: Int) -> [Entry] {
+  package func since(_ seen: Int) -> [Entry] {
     let wanted = count - max(0, min(seen, count))
     return Array(entries.suffix(min(wanted, storage.count)))
   }

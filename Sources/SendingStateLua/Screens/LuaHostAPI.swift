@@ -7,40 +7,40 @@
 /// ```swift
 /// for kind in LuaHostAPI.viewKinds { print(kind.name, kind.properties.map(\.name)) }
 /// ```
-public enum LuaHostAPI {
+package enum LuaHostAPI {
   /// One property of a view kind.
-  public struct Property: Sendable {
+  package struct Property: Sendable {
     /// The name scripts use.
-    public let name: String
+    package let name: String
     /// Its LuaLS type.
-    public let luaType: String
+    package let luaType: String
     /// One line of documentation.
-    public let doc: String
+    package let doc: String
     /// Whether scripts may set it (in layout and configure).
-    public let writable: Bool
+    package let writable: Bool
   }
 
   /// A view kind with its properties.
-  public struct ViewKind: Sendable {
+  package struct ViewKind: Sendable {
     /// `label`, `button`, …
-    public let name: String
+    package let name: String
     /// Its properties, shared ones first.
-    public let properties: [Property]
+    package let properties: [Property]
     /// Whether `ui.<name>{…}` builds it.
-    public let hasBuilder: Bool
+    package let hasBuilder: Bool
   }
 
   /// One method or field of an API table.
-  public struct Member: Sendable {
+  package struct Member: Sendable {
     /// The name.
-    public let name: String
+    package let name: String
     /// The LuaLS signature (`fun(self, fn: fun(state: table): table?)`).
-    public let signature: String
+    package let signature: String
     /// One line of documentation.
-    public let doc: String
+    package let doc: String
 
     /// Creates a member.
-    public init(name: String, signature: String, doc: String) {
+    package init(name: String, signature: String, doc: String) {
       self.name = name
       self.signature = signature
       self.doc = doc
@@ -49,7 +49,7 @@ public enum LuaHostAPI {
 
   /// Every view kind, in builder order.
   @MainActor
-  public static var viewKinds: [ViewKind] {
+  package static var viewKinds: [ViewKind] {
     ViewRegistry.kinds.filter { $0.name != "screen" && $0.name != "row" }.map { kind in
       ViewKind(
         name: kind.name,
@@ -61,14 +61,14 @@ public enum LuaHostAPI {
   }
 
   /// The extra keys `ui.list{…}` takes.
-  public static let listBuilderFunctions: [Member] = [
+  package static let listBuilderFunctions: [Member] = [
     Member(name: "row", signature: "fun(ui: SSUI): SSView", doc: "Builds one row (called once per created row; rows are reused)."),
     Member(name: "configure", signature: "fun(row: table<string, SSView>, item: any)", doc: "Configures a row with its item."),
     Member(name: "events", signature: "fun(row: table<string, SSView>, on: SSOn)", doc: "Declares the row's events; callbacks get the item."),
   ]
 
   /// The methods of the `store` handed to `handle`.
-  public static let storeMethods: [Member] = [
+  package static let storeMethods: [Member] = [
     Member(name: "update", signature: "fun(self: SSStore, fn: fun(state: table): table?)", doc: "Changes a copy of the state; the result is validated, then committed."),
     Member(name: "set", signature: "fun(self: SSStore, state: table)", doc: "Replaces the state (validated, then committed)."),
     Member(name: "dispatch", signature: "fun(self: SSStore, action: SSAction)", doc: "Queues an action, handled after the current one (FIFO)."),
@@ -87,7 +87,7 @@ public enum LuaHostAPI {
   ]
 
   /// The fields of a screen table.
-  public static let screenFields: [Member] = [
+  package static let screenFields: [Member] = [
     Member(name: "name", signature: "string?", doc: "The screen's name."),
     Member(name: "state", signature: "table", doc: "The initial state (required)."),
     Member(name: "schema", signature: "table?", doc: "Field types every new state must fit."),
@@ -117,5 +117,5 @@ public enum LuaHostAPI {
   ]
 
   /// The version scripts see as `require("sendingstate").version`.
-  public static var version: String { LuaScreen.apiVersion }
+  package static var version: String { LuaScreen.apiVersion }
 }
