@@ -76,7 +76,7 @@ let package = Package(
     // binary with C23 #embed (see HostCode.c). A new folder here goes into `exclude:` too.
     .target(
       name: "CHostCode",
-      exclude: ["kernel", "sandbox", "spec", "preview", "templates"]
+      exclude: ["kernel", "sandbox", "spec", "preview", "templates", "tools"]
     ),
     .target(
       name: "SendingStateLua",

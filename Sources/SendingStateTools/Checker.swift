@@ -61,12 +61,13 @@ public enum Checker {
     return all.count
   }
 
-  /// Whether `path` is a LuaLS definition file (its first line `---@meta`, as the stubs and
-  /// the screens' types are): it describes code for the editor and never runs, so a folder's
-  /// check leaves it out.
+  /// Whether `path` is a LuaLS definition file: named `*.d.lua`, its first line `---@meta`, as
+  /// the stubs and the screens' types are. It describes code for the editor and never runs, so
+  /// a folder's check leaves it out (a screen or spec that starts `---@meta` is still checked).
   static func isDefinitionFile(_ path: String) -> Bool {
+    guard path.hasSuffix(".d.lua") else { return false }
     // (Through the one reader of outside files: a FIFO named *.lua is never waited on.)
-    ((try? FileInput.bytes(path, what: "script")) ?? []).starts(with: Array("---@meta".utf8))
+    return ((try? FileInput.bytes(path, what: "script")) ?? []).starts(with: Array("---@meta".utf8))
   }
 
   /// Whether `path` names a spec file (`*_spec.lua` or `*.spec.lua`).

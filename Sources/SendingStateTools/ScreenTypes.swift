@@ -97,7 +97,18 @@ public struct ScreenTypes: Sendable, Equatable {
     let identifier = name.first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } == true
       && name.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
     if identifier { return name }
-    return "[\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"]"
+    var quoted = ""
+    for scalar in name.unicodeScalars {
+      switch scalar {
+      case "\\": quoted += "\\\\"
+      case "\"": quoted += "\\\""
+      // (A line break would end the annotation and start a line of its own.)
+      case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{2028}" || scalar == "\u{2029}":
+        quoted += String(format: "\\%03d", scalar.value)
+      default: quoted.unicodeScalars.append(scalar)
+      }
+    }
+    return "[\"" + quoted + "\"]"
   }
 
   // MARK: - Reading a screen
@@ -105,26 +116,7 @@ public struct ScreenTypes: Sendable, Equatable {
   /// Walks a layout with a stand-in `ui` that records each view's kind and id, and builds each
   /// list's row once (the real host builds rows only for items it shows). Runs only after the
   /// real host opened the screen, so the layout is known to build.
-  static let recorder = """
-    local layout = ...
-    local nodes = setmetatable({}, { __mode = "k" })
-    local ui
-    local function build(kind, spec)
-      local node = { kind = kind, children = {} }
-      if type(spec) == "table" then
-        if type(spec.id) == "string" then node.id = spec.id end
-        for _, child in ipairs(spec) do
-          if nodes[child] then node.children[#node.children + 1] = nodes[child] end
-        end
-        if kind == "list" and type(spec.row) == "function" then node.row = nodes[spec.row(ui)] end
-      end
-      local proxy = {}
-      nodes[proxy] = node
-      return proxy
-    end
-    ui = setmetatable({}, { __index = function(_, kind) return function(spec) return build(kind, spec) end end })
-    return nodes[layout(ui)]
-    """
+  static let recorder = HostCode.text("tools/screen_types.lua")
 
   /// Opens the screen at `path` with the real host (headless, a dry run: no effects), then
   /// reads its views, its schema and its start state.
@@ -175,10 +167,11 @@ public struct ScreenTypes: Sendable, Equatable {
     var rows: [Class] = []
     func scope(_ root: LuaValue, name: String, doc: String) {
       var fields: [Field] = []
+      var seen: Set<String> = []
       var pending = [root]
       while let node = pending.popLast() {
         let kind = node["kind"].stringValue ?? "view"
-        if let id = node["id"].stringValue, !fields.contains(where: { $0.name == id }) {
+        if let id = node["id"].stringValue, seen.insert(id).inserted {
           fields.append(Field(name: id, type: viewType(kind)))
           if kind == "list", node["row"] != .nil {
             let rowName = rowClass(prefix: prefix, list: id)

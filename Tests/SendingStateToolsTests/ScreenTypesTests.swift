@@ -18,6 +18,28 @@ struct ScreenTypesTests {
     text.split(separator: "\n").compactMap { $0.hasPrefix("---@class (exact) ") ? String($0.dropFirst(18)) : nil }
   }
 
+  @Test("attack: an id or key with a line break or a quote stays inside its field's name (no line of its own)")
+  func namesStayOnTheirLine() {
+    #expect(ScreenTypes.fieldName("count") == "count")
+    #expect(ScreenTypes.fieldName("a b") == #"["a b"]"#)
+    #expect(ScreenTypes.fieldName("x\n---@class SSLabel") == #"["x\010---@class SSLabel"]"#)
+    #expect(ScreenTypes.fieldName("q\"\\\r\u{2028}") == #"["q\"\\\013\8232"]"#)
+    #expect(!ScreenTypes.fieldName("a\u{7F}\tb").contains { $0.isNewline || $0 == "\t" })
+  }
+
+  @Test("check leaves out *.d.lua definition files only: a screen or spec that starts ---@meta is still checked")
+  func definitionFilesOnly() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ss-meta-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder + "/types", withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try "---@meta\n---@class X\n".write(toFile: folder + "/types/x.d.lua", atomically: true, encoding: .utf8)
+    try "---@meta\nreturn {}\n".write(toFile: folder + "/hidden.lua", atomically: true, encoding: .utf8)
+    try "---@meta\nit('x', function() end)\n".write(toFile: folder + "/hidden_spec.lua", atomically: true, encoding: .utf8)
+    try "return 1\n".write(toFile: folder + "/plain.d.lua", atomically: true, encoding: .utf8)
+    #expect(try Checker.scripts(in: [folder]) == [folder + "/hidden.lua", folder + "/plain.d.lua"])
+    #expect(try Checker.scripts(in: [folder], specs: true) == [folder + "/hidden_spec.lua"])
+  }
+
   @Test("the counter's classes: every view id with its kind's class, the state from its schema")
   func counter() throws {
     let text = try ScreenTypes.read(path: repoPath("examples/counter/counter.lua")).definitions

@@ -3,7 +3,6 @@ import CLuaShim
 import Foundation
 import SendingState
 import SendingStateHeadless
-import Synchronization
 
 /// The screen engine: one pipeline per event, one call into Lua per event.
 ///
@@ -370,6 +369,8 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     let longest = 2 * Double(limits.maxEffectDelay.components.seconds)
     func bounded(_ seconds: Double) -> Double { seconds.isFinite ? min(max(seconds, 0), longest) : longest }
     let delay = bounded(rawDelay)
+    // A fake's answer delay: none unless a positive number (NaN is none, not the longest).
+    func answerDelay(_ seconds: Double) -> Double { seconds > 0 ? bounded(seconds) : 0 }
     switch effect {
     case .cancel, .transition:
       return
@@ -379,12 +380,12 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       if let virtual {
         // Set now, so an advance that comes before the task runs still passes it.
         let ticket = virtual.schedule(after: total)
-        startEffect(id: id, tickets: [ticket]) {
+        startEffect(id: id, tickets: [ticket]) { _ in
           try await virtual.wait(for: ticket)
           return actions
         }
       } else {
-        startEffect(id: id) {
+        startEffect(id: id) { _ in
           try await clock.sleep(seconds: total)
           return actions
         }
@@ -392,11 +393,10 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     case .task(let name, let input, let ok, let fail, _):
       guard let task = tasks[name] else { return }
       // As a fetch's: the answer's delay (a fake's), both timers set now.
-      let latency = bounded(taskDelays[name] ?? 0)
+      let latency = answerDelay(taskDelays[name] ?? 0)
       let ticket = delay > 0 ? virtual?.schedule(after: delay) : nil
       let answerTicket = latency > 0 ? virtual?.schedule(after: bounded(delay + latency)) : nil
-      let steps = clockSteps
-      startEffect(id: id, tickets: [ticket, answerTicket].compactMap { $0 }) {
+      startEffect(id: id, tickets: [ticket, answerTicket].compactMap { $0 }) { target in
         try await Self.wait(delay, ticket: ticket, on: clock)
         let outcome: LuaValue
         do {
@@ -407,7 +407,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
           outcome = ["type": .string(fail), "error": .string(String(describing: error))]
         }
         if latency > 0 {
-          if ticket != nil, answerTicket != nil { steps.add() }
+          if ticket != nil, answerTicket != nil { await target.wokeAndWaitsAgain() }
           try await Self.wait(latency, ticket: answerTicket, on: clock)
         }
         return [outcome]
@@ -418,11 +418,10 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       // How long the answer takes on the screen's clock once sent (a fake's delay; 0 for the
       // network, whose time is its own). Both timers are set now, so an advance that comes
       // before the task runs still passes them.
-      let latency = request.map { bounded(fetcher.answerDelay(for: $0)) } ?? 0
+      let latency = answerDelay(request.map { fetcher.answerDelay(for: $0) } ?? 0)
       let ticket = delay > 0 ? virtual?.schedule(after: delay) : nil
       let answerTicket = latency > 0 ? virtual?.schedule(after: bounded(delay + latency)) : nil
-      let steps = clockSteps
-      startEffect(id: id, tickets: [ticket, answerTicket].compactMap { $0 }) {
+      startEffect(id: id, tickets: [ticket, answerTicket].compactMap { $0 }) { target in
         try await Self.wait(delay, ticket: ticket, on: clock)
         // Whatever the answer holds, the fetch ends in its ok or its fail action.
         guard let request else {
@@ -448,7 +447,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
         if latency > 0 {
           // Woken by the debounce's timer, this effect now waits for another: an advance
           // counts that as the step its wake-up made (see advance(_:by:)).
-          if ticket != nil, answerTicket != nil { steps.add() }
+          if ticket != nil, answerTicket != nil { await target.wokeAndWaitsAgain() }
           try await Self.wait(latency, ticket: answerTicket, on: clock)
         }
         return [outcome]
@@ -611,7 +610,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       let delay = max(0, open.end - now)
       let clock = runtime.clock
       let ticket = (clock as? VirtualClock)?.schedule(after: delay)
-      startEffect(id: id, tickets: ticket.map { [$0] } ?? [], endsWindow: (id, open.token, window)) {
+      startEffect(id: id, tickets: ticket.map { [$0] } ?? [], endsWindow: (id, open.token, window)) { _ in
         if let ticket, let virtual = clock as? VirtualClock {
           try await virtual.wait(for: ticket)
         } else {
@@ -652,7 +651,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   /// engine the effect belongs to then (a reload hands effects on).
   private func startEffect(
     id: String? = nil, tickets: [Int] = [], endsWindow: (id: String, token: Int, length: Double)? = nil,
-    _ work: @escaping @Sendable () async throws -> [LuaValue]
+    _ work: @escaping @Sendable (EffectTarget) async throws -> [LuaValue]
   ) {
     guard !isClosed else { return }
     nextEffect += 1
@@ -662,7 +661,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     let task = Task { @MainActor [target] in
       let actions: [LuaValue]
       do {
-        actions = try await work()
+        actions = try await work(target)
       } catch {
         target.engine?.effects[target.id] = nil
         return  // cancelled: nothing to deliver
@@ -710,8 +709,9 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   /// How many effects have delivered their actions so far.
   private(set) var finishedEffects = 0
   /// How many effects woken by a virtual timer went on to wait for another one (a fetch's
-  /// answer delay after its debounce) instead of finishing.
-  private nonisolated let clockSteps = EffectSteps()
+  /// answer delay after its debounce) instead of finishing. Counted on the main actor through
+  /// the effect's target, so an effect a reload handed on counts for the engine it belongs to.
+  fileprivate(set) var clockSteps = 0
   /// How often advances yielded to let woken effects run (for tests: an effect whose step is
   /// not counted makes an advance spin to its bound, 100,000 yields).
   private(set) var advanceYields = 0
@@ -725,6 +725,8 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     var atThisInstant = 0
     var instant = clock.now
     while let next = clock.nextDeadline, next <= end {
+      // (Read before the timers fire: a woken effect may make its step at once.)
+      let before = finishedEffects + clockSteps
       let woken = clock.advance(to: next)
       fired += woken
       // (Timers each within a microsecond of the last count as one instant: a 1e-9 s delay at
@@ -742,10 +744,10 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
           message: "more than \(Self.maxTimersPerAdvance) timers fired in one advance of the clock; advance by less at a time")
       }
       // Each woken timer's effect makes one step: it delivers, or it waits for its next timer.
-      let expected = finishedEffects + clockSteps.count + woken
+      let expected = before + woken
       // The woken timers hop back to the main actor to deliver; let them.
       var spins = 0
-      while finishedEffects + clockSteps.count < expected, spins < 100_000, !isClosed {
+      while finishedEffects + clockSteps < expected, spins < 100_000, !isClosed {
         await Task.yield()
         spins += 1
       }
@@ -834,7 +836,12 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   func close() {
     guard !isClosed else { return }
     isClosed = true
-    effects.values.forEach { $0.task.cancel() }
+    // (Their timers too: a clock shared with another screen must not keep them.)
+    let virtual = runtime.clock as? VirtualClock
+    for effect in effects.values {
+      effect.task.cancel()
+      for ticket in effect.target.tickets { virtual?.cancel(ticket) }
+    }
     effects.removeAll()
     cancelTransitions()
     for (vid, _) in forwarding {
@@ -844,15 +851,6 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       _, _ throws(LuaBridgeError) in ()
     }
   }
-}
-
-/// A count that effects running off the main actor add to (see ``ScreenEngine/advance(_:by:)``).
-final class EffectSteps: Sendable {
-  private let value = Atomic<Int>(0)
-  /// The steps so far.
-  var count: Int { value.load(ordering: .acquiring) }
-  /// One more.
-  func add() { value.add(1, ordering: .releasing) }
 }
 
 /// Where an effect delivers its result: the engine it belongs to now.
@@ -868,6 +866,12 @@ final class EffectTarget {
   init(engine: ScreenEngine, id: Int) {
     self.engine = engine
     self.id = id
+  }
+
+  /// The effect, woken by a virtual timer, now waits for its next one (a fetch's answer delay
+  /// after its debounce): the engine's advance counts that as the step its wake-up made.
+  func wokeAndWaitsAgain() {
+    engine?.clockSteps += 1
   }
 }
 

@@ -98,4 +98,68 @@ struct ScreenFetcherTests {
     #expect(screen.pendingEffects == 0)
     #expect(screen.engine.advanceYields < 10_000, "\(screen.engine.advanceYields) yields")
   }
+
+  /// Opens the effects fixture with a fake that answers `url` after `delay` seconds.
+  func delayed(_ url: String, delay: Double, clock: VirtualClock) throws -> (LuaScreen, FakeFetcher) {
+    let fake = FakeFetcher([url: .init(body: #"{"greeting": "found"}"#, delay: delay)])
+    var options = LuaScreen.Options()
+    options.fetcher = fake
+    options.clock = clock
+    return (try LuaScreen(path: screenFixture("effects.lua"), options: options), fake)
+  }
+
+  @Test("an effect already waiting for its debounce when the clock moves: the advance still waits for its step only (no spin)")
+  func alreadyWaiting() async throws {
+    let url = "https://api.example.com/slow"
+    let (screen, fake) = try delayed(url, delay: 1, clock: VirtualClock())
+    for round in 1...5 {
+      try screen.perform(action: ["type": "search", "url": .string(url)])
+      // Let the effect's task run up to its debounce timer before the clock moves.
+      for _ in 0..<200 { await Task.yield() }
+      try await screen.advance(by: 0.5)
+      #expect(fake.sent.all.count == round)
+      try await screen.advance(by: 1)
+      #expect(screen.pendingEffects == 0)
+    }
+    #expect(screen.engine.advanceYields < 10_000, "\(screen.engine.advanceYields) yields")
+  }
+
+  @Test("a delayed answer handed on by a reload reaches the new screen; its step counts there (no spin)")
+  func handedOnByAReload() async throws {
+    let url = "https://api.example.com/slow"
+    let (screen, fake) = try delayed(url, delay: 1, clock: VirtualClock())
+    try screen.perform(action: ["type": "search", "url": .string(url)])
+    let fresh = try screen.reloaded()
+    defer { fresh.close() }
+    try await fresh.advance(by: 0.5)
+    #expect(fake.sent.all.count == 1)
+    try await fresh.advance(by: 1)
+    #expect(fresh.state["greeting"] == "found")
+    #expect(fresh.engine.advanceYields < 10_000, "\(fresh.engine.advanceYields) yields")
+  }
+
+  @Test("closing a screen removes its effects' timers from a clock other screens share")
+  func closeLeavesNoTimers() async throws {
+    let url = "https://api.example.com/slow"
+    let clock = VirtualClock()
+    let (screen, _) = try delayed(url, delay: 1, clock: clock)
+    try screen.perform(action: ["type": "search", "url": .string(url)])
+    #expect(clock.sleeping == 2)  // the debounce and the answer
+    screen.close()
+    #expect(clock.sleeping == 0)
+  }
+
+  @Test("a fetcher's answer delay that is NaN or negative is no delay (not the longest)")
+  func oddDelays() async throws {
+    for delay in [Double.nan, -5] {
+      let url = "https://api.example.com/odd"
+      let clock = VirtualClock()
+      let (screen, _) = try delayed(url, delay: delay, clock: clock)
+      defer { screen.close() }
+      try screen.perform(action: ["type": "load", "url": .string(url)])
+      #expect(clock.sleeping == 0, "\(delay)")
+      #expect(await screen.settle(timeout: .seconds(60)))
+      #expect(screen.state["greeting"] == "found")
+    }
+  }
 }
