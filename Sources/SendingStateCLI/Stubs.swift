@@ -61,7 +61,8 @@ extension SendingStateCommand {
           enforce: false)
         for problem in set.problems { Console.line("plugin left out: \(problem)", to: .errors, label: .warning) }
         written = try StubGenerator.write(
-          project: out, plugins: set.plugins, screens: screens.isEmpty ? [out] : screens, pluginFolders: plugins)
+          project: out, plugins: set.plugins, screens: screens.isEmpty ? [out] : screens, pluginFolders: plugins,
+          warn: { Console.line($0, to: .errors, label: .warning) })
       } catch {
         throw failure(error)
       }

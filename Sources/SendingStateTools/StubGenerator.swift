@@ -415,17 +415,46 @@ public enum StubGenerator {
     func parts(_ path: String) -> [String] {
       URL(fileURLWithPath: path).standardizedFileURL.deletingPathExtension().pathComponents.filter { $0 != "/" }
     }
-    var names: [String: String] = [:]
+    let all = Dictionary(screens.map { ($0, parts($0)) }, uniquingKeysWith: { first, _ in first })
+    // The shortest suffix of each path's folders that no other path shares.
+    var depths: [String: Int] = [:]
     for screen in screens {
-      let mine = parts(screen)
+      let mine = all[screen] ?? []
       var depth = 1
-      while depth < mine.count {
-        let name = mine.suffix(depth)
-        let clash = screens.contains { $0 != screen && Array(parts($0).suffix(depth)) == Array(name) }
-        if !clash { break }
+      while depth < mine.count, screens.contains(where: { $0 != screen && Array((all[$0] ?? []).suffix(depth)) == Array(mine.suffix(depth)) }) {
         depth += 1
       }
-      names[screen] = mine.suffix(depth).joined(separator: "_")
+      depths[screen] = depth
+    }
+    // Joined, two suffixes can still read the same (`one/b_c` and `b/c` are both `b_c`), and
+    // two names the same class (`my-list` and `my_list` are both `MyList`): those go deeper,
+    // and past their whole path take a number, so no file or class is written twice.
+    func name(_ screen: String) -> String { (all[screen] ?? []).suffix(depths[screen] ?? 1).joined(separator: "_") }
+    var names: [String: String] = [:]
+    for _ in 0..<64 {
+      var groups: [String: [String]] = [:]
+      for screen in screens { groups[ScreenTypes.pascal(name(screen)), default: []].append(screen) }
+      let clashing = groups.values.filter { $0.count > 1 }
+      if clashing.isEmpty { break }
+      var deeper = false
+      for group in clashing {
+        for screen in group where (depths[screen] ?? 1) < (all[screen]?.count ?? 0) {
+          depths[screen, default: 1] += 1
+          deeper = true
+        }
+      }
+      if !deeper { break }
+    }
+    var taken: Set<String> = []
+    for screen in screens.sorted() {
+      var candidate = name(screen)
+      var number = 2
+      while taken.contains(ScreenTypes.pascal(candidate)) {
+        candidate = name(screen) + "_\(number)"
+        number += 1
+      }
+      taken.insert(ScreenTypes.pascal(candidate))
+      names[screen] = candidate
     }
     return names
   }
@@ -435,21 +464,28 @@ public enum StubGenerator {
   /// (``ScreenTypes``), and `.luarc.json` (pointing at them, merged into one that is there)
   /// into `project`, for screens that run with `plugins`.
   ///
-  /// Every screen is read before anything is written: a screen that does not open, or a
-  /// `.luarc.json` that is not a JSON object, is an error and nothing is written.
+  /// Every screen is read before anything is written: a screen named in `screens` that does
+  /// not open, or a `.luarc.json` that is not a JSON object, is an error and nothing is
+  /// written; a file found in a folder that does not open as a screen is left out, told to
+  /// `warn`.
   ///
   /// - Returns: the paths written.
   @MainActor
   @discardableResult
   public static func write(
     project: String, plugins: [PluginManifest] = [], natives: [any NativePlugin] = BuiltInPlugins.all, screens: [String] = [],
-    pluginFolders: [String] = []
+    pluginFolders: [String] = [], warn: (String) -> Void = { _ in }
   ) throws -> [String] {
     let folder = (project as NSString).appendingPathComponent(stubFolder)
     let stubPath = (folder as NSString).appendingPathComponent("sendingstate.d.lua")
     let luarcPath = (project as NSString).appendingPathComponent(".luarc.json")
     let found = try self.screens(in: screens)
     let names = self.names(for: found)
+    // The files named themselves (not found in a folder).
+    let named = Set(screens.filter { path in
+      var isFolder: ObjCBool = false
+      return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
+    }.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
     var typed: [(String, ScreenTypes)] = []
     for screen in found {
       let name = names[screen] ?? "screen"
@@ -457,7 +493,14 @@ public enum StubGenerator {
       let base = URL(fileURLWithPath: project).standardizedFileURL.path
       let full = URL(fileURLWithPath: screen).standardizedFileURL.path
       let shown = full.hasPrefix(base + "/") ? String(full.dropFirst(base.count + 1)) : screen
-      typed.append((name, try ScreenTypes.read(path: screen, prefix: ScreenTypes.pascal(name), plugins: pluginFolders, shown: shown)))
+      do {
+        typed.append((name, try ScreenTypes.read(path: screen, prefix: ScreenTypes.pascal(name), plugins: pluginFolders, shown: shown)))
+      } catch {
+        // A file named on the command line must open; one found in a folder may be any Lua
+        // file that mentions a layout: it is left out, saying why, and the rest are written.
+        guard !named.contains(full) else { throw error }
+        warn("\(shown): left out of the screen types: \(ToolError.from(error).description)")
+      }
     }
     var existing: String?
     if FileManager.default.fileExists(atPath: luarcPath) {

@@ -131,14 +131,34 @@ struct ScreenTypesTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let project = folder.appendingPathComponent("out").path
     #expect(throws: ToolError.self) { try ScreenTypes.read(path: path) }
+    // Named: an error at its line, and nothing written.
     do {
-      try StubGenerator.write(project: project, screens: [folder.path])
+      try StubGenerator.write(project: project, screens: [path])
       Issue.record("a broken screen was typed")
     } catch {
       #expect("\(error)".contains("\(path):4:"), "\(error)")
     }
     #expect(!FileManager.default.fileExists(atPath: project + "/types"))
     #expect(!FileManager.default.fileExists(atPath: project + "/.luarc.json"))
+    // Found in a folder: left out with a warning at its line; the host's stubs are written.
+    var warnings: [String] = []
+    let written = try StubGenerator.write(project: project, screens: [folder.path], warn: { warnings.append($0) })
+    #expect(warnings.count == 1)
+    #expect(warnings.first?.contains("left out of the screen types") == true, "\(warnings)")
+    #expect(warnings.first?.contains("\(path):4:") == true, "\(warnings)")
+    #expect(written.contains(project + "/types/sendingstate.d.lua"))
+    #expect(!FileManager.default.fileExists(atPath: project + "/types/screens"))
+  }
+
+  @Test("two screens never get one file or class: joined folder names and PascalCase clashes go deeper, then take a number")
+  func namesNeverClash() {
+    let names = StubGenerator.names(for: ["/p/one/b_c.lua", "/p/b/c.lua", "/p/other/c.lua", "/p/x/my-list.lua", "/p/x/my_list.lua"])
+    #expect(Set(names.values).count == 5, "\(names)")
+    #expect(Set(names.values.map(ScreenTypes.pascal)).count == 5, "\(names)")
+    #expect(names["/p/x/my-list.lua"] != nil && names["/p/x/my_list.lua"] != nil)
+    // Unique names stay short.
+    #expect(StubGenerator.names(for: ["/p/a/counter.lua", "/p/b/tasks.lua"]) == ["/p/a/counter.lua": "counter", "/p/b/tasks.lua": "tasks"])
+    #expect(StubGenerator.names(for: ["/p/a/demo.lua", "/p/b/demo.lua"]) == ["/p/a/demo.lua": "a_demo", "/p/b/demo.lua": "b_demo"])
   }
 
   @Test(".luarc.json is merged: the user's keys and entries kept, ours added; nothing missing leaves the file alone")
