@@ -223,18 +223,27 @@ public struct ScreenTypes: Sendable, Equatable {
     case .table(let table) where table.sequence.count == 1 && table.fields.isEmpty:
       return schemaType(table.sequence[0], name: name + "Item", doc: doc + "[i]", source: source, into: &classes) + "[]"
     case .table(let table) where table.sequence.isEmpty:
-      let index = classes.count
-      classes.append(Class(name: name, doc: "`\(doc)` of \(source)", fields: []))
-      var fields: [Field] = []
-      for (key, value) in table.fields.sorted(by: { $0.key < $1.key }) {
-        let nested = name + (name.hasSuffix(".State") ? "." : "") + pascal(key)
-        fields.append(Field(name: key, type: schemaType(value, name: nested, doc: doc + "." + key, source: source, into: &classes)))
-      }
-      classes[index].fields = fields
-      return name
+      return tableClass(table, name: name, doc: doc, source: source, into: &classes, typing: schemaType)
     default:
       return "any"
     }
+  }
+
+  /// A class named `name` for a table's fields (in name order), each typed by `typing` (from
+  /// a schema, or from a start state); nested classes are named after their path.
+  static func tableClass(
+    _ table: LuaTable, name: String, doc: String, source: String, into classes: inout [Class],
+    typing: (LuaValue, String, String, String, inout [Class]) -> String
+  ) -> String {
+    let index = classes.count
+    classes.append(Class(name: name, doc: "`\(doc)` of \(source)", fields: []))
+    var fields: [Field] = []
+    for (key, value) in table.fields.sorted(by: { $0.key < $1.key }) {
+      let nested = name + (name.hasSuffix(".State") ? "." : "") + pascal(key)
+      fields.append(Field(name: key, type: typing(value, nested, doc + "." + key, source, &classes)))
+    }
+    classes[index].fields = fields
+    return name
   }
 
   /// The LuaLS type of a start state's value: its scalar type, a class for a table with
@@ -250,15 +259,7 @@ public struct ScreenTypes: Sendable, Equatable {
     case .table(let table) where table.fields.isEmpty:
       return inferredType(table.sequence[0], name: name + "Item", doc: doc + "[i]", source: source, into: &classes) + "[]"
     case .table(let table):
-      let index = classes.count
-      classes.append(Class(name: name, doc: "`\(doc)` of \(source)", fields: []))
-      var fields: [Field] = []
-      for (key, value) in table.fields.sorted(by: { $0.key < $1.key }) {
-        let nested = name + (name.hasSuffix(".State") ? "." : "") + pascal(key)
-        fields.append(Field(name: key, type: inferredType(value, name: nested, doc: doc + "." + key, source: source, into: &classes)))
-      }
-      classes[index].fields = fields
-      return name
+      return tableClass(table, name: name, doc: doc, source: source, into: &classes, typing: inferredType)
     default:
       return "any"
     }
