@@ -53,12 +53,23 @@ enum FuzzScratch {
 struct ScreenSnapshot: Equatable {
   var state: LuaValue
   var tree: String
+  /// The actions the log keeps (the newest, bounded), and how many were dispatched in all.
   var log: [LuaValue]
+  var count: Int
 
   init(_ screen: LuaScreen) {
     state = screen.state
     tree = screen.renderTree().text
     log = screen.actionLog
+    count = screen.actionCount
+  }
+
+  /// Whether this log is `before`'s with `added` appended, as a bounded log keeps it: every
+  /// action counted, the kept ones the newest of them, in order (the newest always kept).
+  func log(is before: ScreenSnapshot, plus added: [LuaValue]) -> Bool {
+    let all = before.log + added
+    return count == before.count + added.count && log.count <= all.count && Array(all.suffix(log.count)) == log
+      && (added.isEmpty || !log.isEmpty) && log.count <= LuaScreen.actionLogLimit
   }
 }
 
@@ -107,7 +118,7 @@ func checkEvent(
   do {
     let step = try body()
     let after = ScreenSnapshot(screen)
-    fuzzCheck(after.log == before.log + step.actions, "\(what): the action log is not the old log plus the step's actions")
+    fuzzCheck(after.log(is: before, plus: step.actions), "\(what): the action log is not the old log plus the step's actions")
     fuzzCheck(step.after == after.state, "\(what): the step's state is not the screen's state")
     fuzzCheck(step.before == before.state, "\(what): the step's state before is not the screen's state before")
     return step
@@ -117,10 +128,12 @@ func checkEvent(
     let after = ScreenSnapshot(screen)
     if singleEvent {
       // A value the user set stays on its control when the event it caused fails.
-      let same = userChangesView ? after.state == before.state && after.log == before.log : after == before
+      let same = userChangesView ? after.state == before.state && after.log == before.log && after.count == before.count : after == before
       fuzzCheck(same, "\(what) failed (\(error)) but changed the screen:\n  before: \(brief(before.state))\n  after:  \(brief(after.state))\n  log \(before.log.count) → \(after.log.count)")
     } else {
-      fuzzCheck(Array(after.log.prefix(before.log.count)) == before.log, "\(what) failed and rewrote the action log")
+      // (Only grows: what was added is the new count's worth at the end.)
+      let added = Array(after.log.suffix(max(0, min(after.count - before.count, after.log.count))))
+      fuzzCheck(after.count >= before.count && after.log(is: before, plus: added), "\(what) failed and rewrote the action log")
     }
     return nil
   }
