@@ -331,6 +331,7 @@
 ---@field settle fun(self: SSScreen, seconds: number?) Waits for the screen's effects (default: test --settle); fails listing what is still pending.
 ---@field advance fun(self: SSScreen, seconds: number) Moves a virtual clock (ss.open(path, { clock = 0 })) on: timers due by then fire in order, and their actions are handled.
 ---@field tree fun(self: SSScreen): string The render tree as text.
+---@field why fun(self: SSScreen): string? Why the last driven step did nothing (a reason a line), or nil when its actions reached handle.
 ---@field close fun(self: SSScreen) Closes the screen.
 ---@field expect fun(self: SSScreen, action: string|table, change: fun(state: table)?) Performs an action; change(state) must turn a copy of the state before into the state after (leave it out when nothing may change).
 ---@field receive fun(self: SSScreen, action: string|table, change: fun(state: table)?) The next action an effect dispatched must be this one; change(state) must make its state change.

@@ -17,12 +17,14 @@ extension SendingStateCommand {
         effects (timers, fetches) up to --settle seconds (default 5) and shows each
         batch of effect results as its own step ("> effect: tick"); effects still
         running then are listed on stderr. An effect whose result fails is an error
-        (stderr, exit 1).
+        (stderr, exit 1). With --why, an event that did nothing says why under its
+        actions ("why: 'minus' is disabled (enabled = false), …").
 
         --format json prints one object and nothing else on stdout (what the script
         prints goes to stderr), each step as it happens:
         { "steps": [ { "event", "actions", "state", "changes" } ], "state", "tree",
-          "warnings", "pending" } (and "error" when an event failed).
+          "warnings", "pending" } (and "error" when an event failed; with --why each
+        step has "why", the reasons it did nothing).
         Reports are bounded: a string value is cut past 16 KiB (its length shown), one
         step's report past 8 MiB (what is left out is counted).
 
@@ -57,6 +59,9 @@ extension SendingStateCommand {
     @Flag(name: [.short, .customLong("verbose")], help: "Show Lua tracebacks with every error and warning.")
     var verbose = false
 
+    @Flag(help: "Say why an EVENT did nothing: the view is disabled or hidden, nothing is registered for it, a gesture was filtered, the callback returned no action, middleware dropped it.")
+    var why = false
+
     func validate() throws {
       guard ScreenSession.settleRange.contains(settle) else {
         throw ValidationError("--settle must be a number of seconds from 0 to \(Int(ScreenSession.settleRange.upperBound)) (a day)")
@@ -85,9 +90,9 @@ extension SendingStateCommand {
         var steps = 0
         func report(_ record: ScreenSession.Record) {
           switch format {
-          case .text: emit(session.text(for: record))
+          case .text: emit(session.text(for: record, why: why))
           case .json:
-            Console.line((steps > 0 ? "," : "") + session.json(step: record))
+            Console.line((steps > 0 ? "," : "") + session.json(step: record, why: why))
             steps += 1
           }
         }

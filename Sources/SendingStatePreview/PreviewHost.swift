@@ -22,7 +22,8 @@ import SendingStateTools
 ///
 /// The panel is `{"log": [new entries], "state", "diff", "error", "warnings", "status"}`; `state`
 /// is the state's JSON, `diff` the last step's changes (`count: 1 → 2`), `error` the current
-/// problem (`{"message", "file", "line"}`) or null, `log` entries `{"event", "actions", "error"}`.
+/// problem (`{"message", "file", "line"}`) or null, `log` entries `{"event", "actions", "why",
+/// "error"}` (`why`: the reasons an event did nothing, see ``LuaScreen/Step/why``).
 ///
 /// ```swift
 /// let host = try PreviewHost(path: "examples/counter/counter.lua")
@@ -35,28 +36,37 @@ package final class PreviewHost {
   struct LogEntry {
     var event: String
     var actions: [String]
+    var why: [String]
     var error: String?
 
     /// An entry with its texts cut and made visible.
-    init(event: String, actions: [String], error: String?) {
+    init(event: String, actions: [String], why: [String] = [], error: String?) {
       self.event = PreviewHost.shown(event, limit: PreviewHost.entryLimit)
-      var kept: [String] = []
-      var bytes = 0
-      for (offset, action) in actions.enumerated() {
-        if bytes >= PreviewHost.entryLimit {
-          kept.append("… \(actions.count - offset) more")
-          break
-        }
-        let shown = PreviewHost.shown(action, limit: PreviewHost.entryLimit)
-        bytes += shown.utf8.count
-        kept.append(shown)
-      }
-      self.actions = kept
+      self.actions = LogEntry.kept(actions)
+      self.why = LogEntry.kept(why)
       self.error = error.map { PreviewHost.shown($0, limit: ReportText.valueLimit) }
     }
 
+    /// `texts` made visible, each cut and all of them within ``PreviewHost/entryLimit`` bytes
+    /// (then how many more there were).
+    private static func kept(_ texts: [String]) -> [String] {
+      var kept: [String] = []
+      var bytes = 0
+      for (offset, text) in texts.enumerated() {
+        if bytes >= PreviewHost.entryLimit {
+          kept.append("… \(texts.count - offset) more")
+          break
+        }
+        let shown = PreviewHost.shown(text, limit: PreviewHost.entryLimit)
+        bytes += shown.utf8.count
+        kept.append(shown)
+      }
+      return kept
+    }
+
     var json: String {
-      "{\"event\":\(jsonText(event)),\"actions\":[\(actions.map(jsonText).joined(separator: ","))],\"error\":\(error.map(jsonText) ?? "null")}"
+      "{\"event\":\(jsonText(event)),\"actions\":[\(actions.map(jsonText).joined(separator: ","))],"
+        + "\"why\":[\(why.map(jsonText).joined(separator: ","))],\"error\":\(error.map(jsonText) ?? "null")}"
     }
   }
 
@@ -176,7 +186,7 @@ package final class PreviewHost {
     do {
       let step = try session.apply(command)
       diff = StateDiff.lines(from: step.before, to: step.after)
-      record(LogEntry(event: step.event, actions: step.actions.map(PreviewHost.summary), error: nil))
+      record(LogEntry(event: step.event, actions: step.actions.map(PreviewHost.summary), why: step.why, error: nil))
       if error?.fromReload == false { error = nil }
     } catch {
       let toolError = ToolError.from(error)

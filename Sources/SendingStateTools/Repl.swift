@@ -63,6 +63,10 @@ public final class Repl {
   /// shown, so a log of it keeps each event once.
   public var echoesEvents = true
 
+  /// Whether an EVENT that did nothing says why (`why: 'minus' is disabled …`); on by default,
+  /// since a REPL is where one tries things out.
+  public var explains = true
+
   /// Handles one line; returns what it printed (joined) and whether it failed. The CLI uses
   /// ``handle(_:write:)``, which hands each step on as it happens instead of collecting them.
   public func handle(_ line: String) async -> (output: String, isError: Bool) {
@@ -111,7 +115,7 @@ public final class Repl {
       }
     default:
       do {
-        let block = session.text(for: try session.apply(try EventCommand(parsing: command)))
+        let block = session.text(for: try session.apply(try EventCommand(parsing: command)), why: explains)
         write(echoesEvents ? block : String(block.drop { $0 != "\n" }.dropFirst()), false)
       } catch {
         write("error: \(ToolError.from(error).text(verbose: verbose))", true)

@@ -27,6 +27,8 @@ public final class ScreenSession {
     public var before: LuaValue
     /// The state after.
     public var after: LuaValue
+    /// Why the event did nothing, or less than it might (``LuaScreen/Step/why``).
+    public var why: [String] = []
   }
 
   /// The screen script's path.
@@ -60,7 +62,7 @@ public final class ScreenSession {
     do {
       let step = try command.apply(to: screen)
       stepCount += 1
-      return Record(event: command.description, actions: step.actions, before: step.before, after: step.after)
+      return Record(event: command.description, actions: step.actions, before: step.before, after: step.after, why: step.why)
     } catch {
       throw ToolError.from(error)
     }
@@ -177,12 +179,15 @@ public final class ScreenSession {
 
   // MARK: - Reports
 
-  /// The text block of one step: the event, its actions, the state diff and the new tree
-  /// (within ``ReportText``'s budget).
-  public func text(for record: Record) -> String {
+  /// The text block of one step: the event, its actions, why it did nothing (with `why`), the
+  /// state diff and the new tree (within ``ReportText``'s budget).
+  public func text(for record: Record, why: Bool = false) -> String {
     var block = ReportText()
     block.append("> " + ReportText.cut(record.event))
     block.append("\n  actions: " + (record.actions.isEmpty ? "(none)" : ScreenSession.summaries(of: record.actions)))
+    if why {
+      for reason in record.why { block.append("\n  why: " + ReportText.cut(reason)) }
+    }
     let changes = StateDiff.lines(from: record.before, to: record.after)
     if changes.isEmpty {
       block.append("\n  state: (unchanged)")
@@ -235,8 +240,9 @@ public final class ScreenSession {
   /// (`pending`: effects still running at the end). Each piece is one ``ReportText`` block.
   nonisolated public static let jsonStart = "{\"steps\":["
 
-  /// One step of the JSON report: `{"event", "actions", "state", "changes"}`.
-  public func json(step record: Record) -> String {
+  /// One step of the JSON report: `{"event", "actions", "state", "changes"}`, and `"why"` (a
+  /// list of reasons, empty when the event did what it could) with `why`.
+  public func json(step record: Record, why: Bool = false) -> String {
     var block = ReportText()
     block.append("{\"event\":")
     block.appendQuoted(record.event)
@@ -247,7 +253,13 @@ public final class ScreenSession {
     block.append(",\"changes\":[")
     let changes = StateDiff.lines(from: record.before, to: record.after)
     block.append(changes.map { ReportText.quoted($0, limit: StateDiff.lineBudget) }.joined(separator: ","))
-    block.append("]}")
+    block.append("]")
+    if why {
+      block.append(",\"why\":[")
+      block.append(record.why.map { ReportText.quoted($0) }.joined(separator: ","))
+      block.append("]")
+    }
+    block.append("}")
     return block.text
   }
 

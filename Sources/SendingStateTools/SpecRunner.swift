@@ -552,9 +552,10 @@ public final class SpecRunner {
       try MainActor.assumeIsolated {
         let target = try screen(call)
         do {
-          try target.perform(action: try call.value(2))
+          let step = try target.perform(action: try call.value(2))
           try call.push(.boolean(true))
-          return 1
+          try call.push(step.why.isEmpty ? .nil : .string(step.why.joined(separator: "\n")))
+          return 2
         } catch {
           try call.push(.boolean(false))
           try call.push(.string(ToolError.from(error).description))
@@ -588,15 +589,17 @@ public final class SpecRunner {
         do {
           let id = try call.string(5)
           let driver = try list.map { try target.row($0, Int(try call.integer(3))) } ?? target.driver
+          let step: LuaScreen.Step
           switch try call.string(4) {
-          case "tap": try driver.tap(id)
-          case "send": try driver.send(id, try call.string(6))
-          case "set": try driver.set(id, try call.value(6))
-          case "type": try driver.type(id, try call.string(6))
-          default: try driver.gesture(id, try call.string(6), try call.value(7).tableValue?.fields ?? [:])
+          case "tap": step = try driver.tap(id)
+          case "send": step = try driver.send(id, try call.string(6))
+          case "set": step = try driver.set(id, try call.value(6))
+          case "type": step = try driver.type(id, try call.string(6))
+          default: step = try driver.gesture(id, try call.string(6), try call.value(7).tableValue?.fields ?? [:])
           }
           try call.push(.boolean(true))
-          return 1
+          try call.push(step.why.isEmpty ? .nil : .string(step.why.joined(separator: "\n")))
+          return 2
         } catch {
           try call.push(.boolean(false))
           try call.push(.string(ToolError.from(error).description))

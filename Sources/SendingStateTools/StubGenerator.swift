@@ -47,6 +47,9 @@ public enum StubGenerator {
       name: "advance", signature: "fun(self: SSScreen, seconds: number)",
       doc: "Moves a virtual clock (ss.open(path, { clock = 0 })) on: timers due by then fire in order, and their actions are handled."),
     .init(name: "tree", signature: "fun(self: SSScreen): string", doc: "The render tree as text."),
+    .init(
+      name: "why", signature: "fun(self: SSScreen): string?",
+      doc: "Why the last driven step did nothing (a reason a line), or nil when its actions reached handle."),
     .init(name: "close", signature: "fun(self: SSScreen)", doc: "Closes the screen."),
     .init(
       name: "expect", signature: "fun(self: SSScreen, action: string|table, change: fun(state: table)?)",

@@ -156,6 +156,36 @@ struct NativePluginTests {
     }
   }
 
+  /// A Swift plugin of the tests' whose middleware drops every `secret` action.
+  struct Gate: NativePlugin {
+    var name: String { "gate" }
+    var version: SemanticVersion { SemanticVersion(0, 1, 0) }
+    var summary: String { "Drops secrets." }
+    var middleware: [(name: String, source: String)] {
+      [("drop", """
+        return function(action)
+          if action.type == "secret" then return false end
+          return action
+        end
+        """)]
+    }
+  }
+
+  @Test("an action middleware dropped is explained: the step names the middleware, its plugin and its line")
+  func droppedIsExplained() throws {
+    let screen = try open("gated.lua", natives: [Gate()])
+    let step = try screen.tap("b")
+    // The action was dispatched (it is in the step) but handle never saw it.
+    #expect(step.actions == [["type": "secret"]] && screen.state["seen"] == 0)
+    #expect(
+      step.why == [
+        "<swift plugin gate>/middleware/drop.lua:1: middleware 'drop' of plugin 'gate' dropped action 'secret' (it returned false), so handle never saw it"
+      ])
+    let performed = try screen.perform(action: "secret")
+    #expect(performed.why == step.why)
+    #expect(try screen.perform(action: "open").why.isEmpty && screen.state["seen"] == 1)
+  }
+
   @Test("any Swift type that adopts NativePlugin adds modules, components and middleware; its Lua text is held to its grants")
   func custom() async throws {
     let refused = PluginSet.load(environment: [:], hostAPI: host, natives: [Ticker()])

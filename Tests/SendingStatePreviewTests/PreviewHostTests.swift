@@ -37,9 +37,16 @@ struct PreviewHostTests {
     let panel = try #require(patch["panel"] as? [String: Any])
     let log = try #require(panel["log"] as? [[String: Any]])
     #expect(log.first?["event"] as? String == "tap plus" && log.first?["actions"] as? [String] == ["increment"])
+    #expect(log.first?["why"] as? [String] == [])
     #expect(panel["diff"] as? [String] == ["count: 1 → 2"])
     #expect((panel["state"] as? [String: Any])?["count"] as? Int == 2)
     #expect(panel["error"] is NSNull)
+    // A tap that does nothing says why in the log.
+    host.receive(#"{"seq":8,"verb":"tap","id":"title"}"#, from: client)
+    let silent = try #require(try object(await iterator.next())["panel"] as? [String: Any])
+    let entry = try #require((silent["log"] as? [[String: Any]])?.first)
+    #expect(entry["actions"] as? [String] == [])
+    #expect(entry["why"] as? [String] == ["nothing is registered on 'title': no on(view.title, …) in the screen's events"])
     host.disconnect(client)
     #expect(host.clientCount == 0)
   }

@@ -15,6 +15,30 @@ struct CLIEndToEndTests {
     #expect(driven.stdout.contains("count: 2 → 3"))
   }
 
+  @Test("run --why says why an event did nothing, in text and in JSON; without it, steps stay as they were")
+  func runWhy() async throws {
+    let events = ["--state", #"{"title":"Tea","count":0}"#, "--send", "tap minus", "--send", "tap count", "--send", "tap plus"]
+    let text = try await runCLI(["run", "examples/counter/counter.lua", "--why"] + events)
+    #expect(text.status == 0)
+    #expect(
+      text.stdout.contains(
+        "> tap minus\n  actions: (none)\n  why: 'minus' is disabled (enabled = false), so it takes no interaction\n  state: (unchanged)\n"))
+    #expect(
+      text.stdout.contains(
+        "  why: the tap gesture registered on 'count' wants taps=2, touches=1; this one (one tap with one touch) did not meet it\n"))
+    #expect(text.stdout.contains("> tap plus\n  actions: increment\n  state:\n"))
+    let plain = try await runCLI(["run", "examples/counter/counter.lua"] + events)
+    #expect(plain.status == 0 && !plain.stdout.contains("why:"))
+    let json = try await runCLI(["run", "examples/counter/counter.lua", "--why", "--format", "json"] + events)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let steps = try #require(object["steps"] as? [[String: Any]])
+    #expect(steps.map { ($0["why"] as? [String])?.count } == [1, 1, 0])
+    #expect((steps[0]["why"] as? [String])?.first?.hasPrefix("'minus' is disabled") == true)
+    // The REPL explains on its own.
+    let repl = try await runCLI(["repl", "examples/counter/counter.lua", "--state", #"{"title":"Tea","count":0}"#], input: "tap minus\nquit\n")
+    #expect(repl.stdout.contains("why: 'minus' is disabled"))
+  }
+
   @Test("run --format json prints one object with steps, state, tree and warnings")
   func runJSON() async throws {
     let result = try await runCLI([

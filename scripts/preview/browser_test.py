@@ -148,13 +148,18 @@ def counter_tap_changes_the_label(driver):
         until(driver, lambda: label(driver, '[data-id="count"]') == "0", "the double tap to reset")
         assert not view(driver, '[data-id="minus"] button').is_enabled()
         assert "gesture count tap taps=2" in driver.find_element(By.ID, "log").text
+        # An event that does nothing says why in the log: minus is disabled at 0.
+        console = driver.find_element(By.ID, "console-input")
+        console.send_keys("tap minus", Keys.ENTER)
+        until(driver, lambda: "why: 'minus' is disabled (enabled = false)" in driver.find_element(By.ID, "log").text,
+              "the log to say why tap minus did nothing")
+        assert label(driver, '[data-id="count"]') == "0"
         for _ in range(3):
             view(driver, '[data-id="plus"] button').click()
         until(driver, lambda: label(driver, '[data-id="count"]') == "3", "three taps")
         assert view(driver, '[data-id="minus"] button').is_enabled()
         shot(driver, "counter.png")
         # The console takes EVENTs as typed on the command line.
-        console = driver.find_element(By.ID, "console-input")
         console.send_keys("tap minus", Keys.ENTER)
         until(driver, lambda: label(driver, '[data-id="count"]') == "2", "the console's tap minus")
     finally:

@@ -127,6 +127,24 @@ local function newEvent()
   return lastEvent
 end
 
+-- Notes on why the event did less than it might (a callback returned no action, middleware
+-- dropped one), for the tools that explain silence; made only when there is one to keep. The
+-- host copies them out of Lua's heap, so they are bounded: 16 notes of 400 bytes at most.
+local QUIET_NOTES, QUIET_BYTES = 16, 400
+local function quiet(note)
+  local notes = event.quiet
+  if notes == nil then
+    notes = {}
+    event.quiet = notes
+  end
+  local n = #notes
+  if n < QUIET_NOTES then
+    notes[n + 1] = #note > QUIET_BYTES and note:sub(1, QUIET_BYTES) .. "…" or note
+  elseif n == QUIET_NOTES then
+    notes[n + 1] = "(and more: only the first " .. QUIET_NOTES .. " are kept)"
+  end
+end
+
 -- }======================================================================
 
 -- {======================================================================
@@ -1160,7 +1178,11 @@ local function throughMiddleware(action)
       "middleware '" .. mw.name .. "' of plugin '" .. mw.plugin .. "' (action '" .. tostring(action.type) .. "')")
     local result = mw.fn(S.thaw(action), store)
     phase, context = saved, savedContext
-    if result == nil or result == false then return nil end
+    if result == nil or result == false then
+      quiet(definedAt(mw.fn) .. "middleware '" .. mw.name .. "' of plugin '" .. mw.plugin .. "' dropped action '"
+        .. tostring(action.type) .. "' (it returned " .. tostring(result) .. "), so handle never saw it")
+      return nil
+    end
     local made, actions = pcall(actionsFrom, result)
     if not made or #actions ~= 1 then
       error(definedAt(mw.fn) .. "middleware '" .. mw.name .. "' of plugin '" .. mw.plugin
@@ -1455,6 +1477,10 @@ function E.send(sync, room, kind, a, b, c, d)
           -- Blame the callback that returned them (it has returned: no script frame is running).
           error(definedAt(entry[i]) .. "more than " .. limits.maxActions .. " actions in one event (the callback for "
             .. label .. " returned " .. #actions .. "); return fewer", 0)
+        end
+        if #actions == 0 then
+          quiet(definedAt(entry[i]) .. "the callback for " .. label .. " returned "
+            .. (result == nil and "nothing" or result == false and "false" or "no action"))
         end
         for _, action in ipairs(actions) do enqueue(action) end
       end
@@ -1771,7 +1797,7 @@ end
 -- prims.critical: hooks off, memory cap lifted).
 local function commit()
   local ev = event
-  local batch = { actions = ev.actions, effects = ev.effects, warnings = ev.warnings, regs = ev.regs }
+  local batch = { actions = ev.actions, effects = ev.effects, warnings = ev.warnings, regs = ev.regs, quiet = ev.quiet }
   if #ev.created > 0 then createdPart(ev, batch) end
   if #ev.undo > 0 then writesPart(ev, batch) end
   if next(ev.rowPlans) ~= nil then listsPart(ev, batch) end

@@ -451,6 +451,8 @@
       const li = element("li", entry.error ? "failed" : "");
       li.append(element("span", "event", entry.event));
       li.append(element("span", "actions", entry.error ? "  ✗ " + entry.error.split("\n")[0] : "  → " + (entry.actions.join(", ") || "(no actions)")));
+      // Why the event did nothing (disabled, nothing registered, filtered, no action returned).
+      for (const reason of entry.why || []) li.append(element("span", "why", "why: " + reason));
       log.append(li);
     }
     while (log.children.length > 200) log.firstChild.remove();

@@ -56,9 +56,13 @@ return function(prims, settings, busted)
     error(format("ss.open: no %s '%s' (looked for %s)", what, given, concat(tried, " and ")), level + 1)
   end
 
+  -- handle -> why the last driven step did nothing (nil when it did what it could)
+  local whys = {}
+
   local function close(handle)
     if open[handle] ~= nil then
       open[handle] = nil
+      whys[handle] = nil
       prims.close(handle)
     end
   end
@@ -289,6 +293,7 @@ return function(prims, settings, busted)
       for i = 1, arguments.n do arguments[i] = plain(arguments[i]) end
       local ok, problem = prims.act(handle, list, index, verb, table.unpack(arguments, 1, arguments.n))
       if not ok then error(problem, 3) end
+      whys[handle] = problem
       if t then
         -- A driven event is sent, not received; its state is accepted as it is.
         pull(t, handle)
@@ -340,6 +345,11 @@ return function(prims, settings, busted)
         end
       end,
       tree = function() return prims.tree(handle) end,
+      -- Why the last tap, set, type, send, gesture or expect did nothing (one reason a line:
+      -- the view is disabled or hidden, nothing is registered for the event, a gesture was
+      -- filtered, a callback returned no action, middleware dropped it), or nil when every
+      -- action it made reached handle.
+      why = function() return whys[handle] end,
       close = function() close(handle) end,
       -- Performs `action` as one event and checks the state change: fn(state) must turn a copy
       -- of the state before into the state after (leave it out when nothing may change).
@@ -356,6 +366,7 @@ return function(prims, settings, busted)
         local before = t.asserted
         local ok, problem = prims.perform(handle, plain(action))
         if not ok then error(problem, 2) end
+        whys[handle] = problem
         pull(t, handle)
         t.queue = {}
         local actual = prims.state(handle)

@@ -85,6 +85,9 @@ struct EngineBatch {
   var actions: [LuaValue] = []
   var effects: [Effect] = []
   var warnings: [String] = []
+  /// Why the event did less than it might: a callback returned no action, middleware dropped
+  /// one (the kernel's notes, each naming file:line).
+  var quiet: [String] = []
   /// The new state, when the event changed it.
   var state: LuaRef?
 
@@ -192,6 +195,9 @@ struct EngineBatch {
     }
     try list("warnings") { items, count throws(LuaBridgeError) in
       for position in 1...max(1, count) where position <= count { warnings.append(string(items, position)) }
+    }
+    try list("quiet") { items, count throws(LuaBridgeError) in
+      for position in 1...max(1, count) where position <= count { quiet.append(string(items, position)) }
     }
     try list("effects") { items, count throws(LuaBridgeError) in
       for position in 1...max(1, count) where position <= count {

@@ -19,6 +19,11 @@ final class EngineForwarding {
     registrations.append((sender, vid, key, event))
   }
 
+  /// The events registered on `sender`, in registration order.
+  func events(of sender: View) -> [SenderEvent] {
+    registrations.filter { $0.sender === sender }.map(\.event)
+  }
+
   /// Builds the tree anew from the registrations.
   func rebuild() {
     let list = registrations

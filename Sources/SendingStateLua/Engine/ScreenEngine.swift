@@ -38,6 +38,8 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   struct Outcome {
     var actions: [LuaValue] = []
     var warnings: [String] = []
+    /// Why it did less than it might (see ``EngineBatch/quiet``).
+    var quiet: [String] = []
   }
 
   let runtime: LuaRuntime
@@ -218,7 +220,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       committed = ScreenState(node: node)
       commit?(committed)
     }
-    let outcome = Outcome(actions: batch.actions, warnings: batch.warnings)
+    let outcome = Outcome(actions: batch.actions, warnings: batch.warnings, quiet: batch.quiet)
     committedEvent?(outcome)
     return outcome
   }
@@ -309,6 +311,11 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     } else if case .failure(let error) = result {
       report(error)
     }
+  }
+
+  /// The events the screen registered on `sender` (its `on(...)` calls), in registration order.
+  func registeredEvents(on sender: View) -> [SenderEvent] {
+    forwarding.keys.sorted().flatMap { forwarding[$0]?.events(of: sender) ?? [] }
   }
 
   // MARK: - KernelHost

@@ -21,7 +21,26 @@ extension LuaScreen {
     guard !isClosed else { throw ScriptError(kind: .runtime, message: "the screen is closed") }
     let before = engine.committed
     let outcomes = try engine.collect(interaction)
-    return Step(actions: outcomes.flatMap(\.actions), beforeState: before, afterState: engine.committed)
+    return Step(
+      actions: outcomes.flatMap(\.actions), beforeState: before, afterState: engine.committed,
+      why: Silence.kept(outcomes.flatMap(\.quiet)))
+  }
+
+  /// Runs a driver's interaction with `target` (named `id` for messages); when no UI event
+  /// reached the script, the step says why (see ``Silence``). `interaction` returns whether it
+  /// happened at all (a switch set to the value it has does not).
+  func step(on target: View, id: String, _ asked: Silence.Asked, _ interaction: () throws -> Bool) throws -> Step {
+    guard !isClosed else { throw ScriptError(kind: .runtime, message: "the screen is closed") }
+    let before = engine.committed
+    var happened = true
+    let outcomes = try engine.collect { happened = try interaction() }
+    var step = Step(
+      actions: outcomes.flatMap(\.actions), beforeState: before, afterState: engine.committed,
+      why: Silence.kept(outcomes.flatMap(\.quiet)))
+    if outcomes.isEmpty {
+      step.why = Silence(engine: engine).reasons(target: target, id: id, asked: asked, happened: happened)
+    }
+    return step
   }
 
   /// Dispatches `action` to the screen's `handle` as if a sender had produced it.
@@ -32,7 +51,7 @@ extension LuaScreen {
     guard !isClosed else { throw ScriptError(kind: .runtime, message: "the screen is closed") }
     let before = engine.committed
     let outcome = try engine.send(.action(action))
-    return Step(actions: outcome.actions, beforeState: before, afterState: engine.committed)
+    return Step(actions: outcome.actions, beforeState: before, afterState: engine.committed, why: outcome.quiet)
   }
 
   /// A driver for the screen's own views (``tap(_:)`` and friends use it; rows have theirs).

@@ -171,6 +171,16 @@ public final class LuaScreen {
     public var actions: [LuaValue]
     let beforeState: ScreenState
     let afterState: ScreenState
+    /// Why the step did nothing, or less than it might, one reason a line: the view is disabled
+    /// or hidden, nothing is registered for the event, a gesture did not meet what was
+    /// registered or its phases were filtered out, a callback returned no action (file:line),
+    /// middleware dropped an action. Empty when every action reached `handle`.
+    ///
+    /// ```swift
+    /// let step = try screen.tap("minus")   // disabled at 0
+    /// print(step.why)   // ["'minus' is disabled (enabled = false), so it takes no interaction"]
+    /// ```
+    public var why: [String] = []
 
     /// The state before (read as data on first use).
     public var before: LuaValue { beforeState.value }

@@ -24,12 +24,14 @@ public struct ScreenDriver {
   @discardableResult
   public func tap(_ id: String) throws -> LuaScreen.Step {
     let target = try view(id)
-    return try screen.step {
-      if let control = target as? Control {
-        control.simulateTap()
-      } else {
-        try target.simulateGesture(.tap)
-      }
+    if let control = target as? Control {
+      var fired: ControlEvents = [.touchDown, .touchUpInside]
+      if control is Switch { fired.insert(.valueChanged) }
+      if control is Button { fired.insert(.primaryActionTriggered) }
+      return try screen.step(on: target, id: id, .control(fired, verb: "a tap")) { control.simulateTap() }
+    }
+    return try screen.step(on: target, id: id, .gesture(.tap, GestureInput(), [.recognized])) {
+      try target.simulateGesture(.tap) > 0
     }
   }
 
@@ -41,10 +43,13 @@ public struct ScreenDriver {
       guard let control = target as? Control else {
         throw ScreenUsageError.unsupported("'\(id)' is a \(target.kind), not a control: it has no '\(eventName)' event")
       }
-      return try screen.step { control.simulate(event) }
+      return try screen.step(on: target, id: id, .control(event, verb: "send")) { control.simulate(event) }
     }
     guard let kind = SenderEvent.Gesture.Kind(name: eventName) else { throw ScreenUsageError.unknownEvent(eventName) }
-    return try screen.step { try target.simulateGesture(kind) }
+    let phases = GestureRecognizer(kind: kind).defaultSequence
+    return try screen.step(on: target, id: id, .gesture(kind, GestureInput(), phases)) {
+      try target.simulateGesture(kind) > 0
+    }
   }
 
   /// Sets the value of `id` as a user would.
@@ -60,20 +65,22 @@ public struct ScreenDriver {
       case .string("off"), .string("false"), .integer(0): on = false
       default: throw ScreenUsageError.badValue("switch '\(id)' takes on/off or true/false, got \(describe(value))")
       }
-      return try screen.step { toggle.simulateSetOn(on) }
+      return try screen.step(on: target, id: id, .control(.valueChanged, verb: "set")) { toggle.simulateSetOn(on) }
     case let segments as SegmentedControl:
       guard let index = value.intValue ?? value.stringValue.flatMap({ Int($0) }), index >= 1, index <= segments.segments.count else {
         throw ScreenUsageError.badValue("segmented '\(id)' takes a segment number 1…\(segments.segments.count), got \(describe(value))")
       }
-      return try screen.step { segments.simulateSelect(index - 1) }
+      return try screen.step(on: target, id: id, .control(.valueChanged, verb: "set")) {
+        segments.simulateSelect(index - 1)
+      }
     case let slider as Slider:
       guard let number = value.doubleValue ?? value.stringValue.flatMap({ Double($0) }) else {
         throw ScreenUsageError.badValue("\(slider.kind) '\(id)' takes a number, got \(describe(value))")
       }
-      return try screen.step { slider.simulateValue(number) }
+      return try screen.step(on: target, id: id, .control(.valueChanged, verb: "set")) { slider.simulateValue(number) }
     case let field as TextField:
       guard let text = value.stringValue else { throw ScreenUsageError.badValue("textfield '\(id)' takes text") }
-      return try screen.step { field.simulateTyping(text) }
+      return try screen.step(on: target, id: id, .control(Self.typing, verb: "typing")) { field.simulateTyping(text) }
     default:
       throw ScreenUsageError.unsupported("'\(id)' is a \(target.kind): set works on switches, sliders, steppers, segmented controls and text fields")
     }
@@ -85,8 +92,11 @@ public struct ScreenDriver {
     guard let field = try view(id) as? TextField else {
       throw ScreenUsageError.unsupported("'\(id)' is not a text field: type works on text fields")
     }
-    return try screen.step { field.simulateTyping(text) }
+    return try screen.step(on: field, id: id, .control(Self.typing, verb: "typing")) { field.simulateTyping(text) }
   }
+
+  /// The events typing fires.
+  static let typing: ControlEvents = [.editingDidBegin, .editingChanged, .editingDidEnd]
 
   /// Performs a gesture of `kindName` on `id` with parameters.
   @discardableResult
@@ -119,7 +129,10 @@ public struct ScreenDriver {
       }
     }
     do {
-      return try screen.step { try target.simulateGesture(kind, input, states: states) }
+      let phases = states ?? GestureRecognizer(kind: kind).defaultSequence
+      return try screen.step(on: target, id: id, .gesture(kind, input, phases)) {
+        try target.simulateGesture(kind, input, states: states) > 0
+      }
     } catch let error as GestureTransitionError {
       throw ScreenUsageError.badValue(error.description)
     }

@@ -42,6 +42,8 @@ public protocol NativePlugin: Sendable {
 }
 
 extension NativePlugin {
+  /// None (a plugin of only middleware or components).
+  public var modules: [NativeModule] { [] }
   /// None.
   public var capabilities: LuaScreen.Capabilities { LuaScreen.Capabilities() }
   /// None.
