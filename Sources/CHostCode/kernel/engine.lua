@@ -1797,7 +1797,8 @@ end
 -- prims.critical: hooks off, memory cap lifted).
 local function commit()
   local ev = event
-  local batch = { actions = ev.actions, effects = ev.effects, warnings = ev.warnings, regs = ev.regs, quiet = ev.quiet }
+  local batch = { actions = ev.actions, effects = ev.effects, warnings = ev.warnings, regs = ev.regs }
+  if ev.quiet ~= nil then batch.quiet = ev.quiet end  -- (rare: kept out of the constructor's size)
   if #ev.created > 0 then createdPart(ev, batch) end
   if #ev.undo > 0 then writesPart(ev, batch) end
   if next(ev.rowPlans) ~= nil then listsPart(ev, batch) end
