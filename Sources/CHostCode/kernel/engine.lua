@@ -139,7 +139,8 @@ local function quiet(note)
   end
   local n = #notes
   if n < QUIET_NOTES then
-    notes[n + 1] = #note > QUIET_BYTES and note:sub(1, QUIET_BYTES) .. "…" or note
+    -- (Cut whole characters: a lead byte and its continuation bytes go together.)
+    notes[n + 1] = #note > QUIET_BYTES and note:sub(1, QUIET_BYTES):gsub("[\192-\255][\128-\191]*$", "") .. "…" or note
   elseif n == QUIET_NOTES then
     notes[n + 1] = "(and more: only the first " .. QUIET_NOTES .. " are kept)"
   end
@@ -1484,6 +1485,8 @@ function E.send(sync, room, kind, a, b, c, d)
         end
         for _, action in ipairs(actions) do enqueue(action) end
       end
+    elseif rec ~= nil then
+      quiet("the event reached '" .. tostring(rec.mirror.id or rec.kind.name) .. "', but no callback of the screen is registered for it now")
     end
   elseif kind == "action" then
     for _, action in ipairs(actionsFrom(a)) do enqueue(action) end

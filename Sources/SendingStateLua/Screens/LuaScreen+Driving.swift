@@ -23,22 +23,25 @@ extension LuaScreen {
     let outcomes = try engine.collect(interaction)
     return Step(
       actions: outcomes.flatMap(\.actions), beforeState: before, afterState: engine.committed,
-      why: Silence.kept(outcomes.flatMap(\.quiet)))
+      why: Silence.kept(outcomes.lazy.flatMap(\.quiet)))
   }
 
   /// Runs a driver's interaction with `target` (named `id` for messages); when no UI event
   /// reached the script, the step says why (see ``Silence``). `interaction` returns whether it
   /// happened at all (a switch set to the value it has does not).
-  func step(on target: View, id: String, _ asked: Silence.Asked, _ interaction: () throws -> Bool) throws -> Step {
+  func step(
+    on target: View, id: String, in owner: String, _ asked: @autoclosure () -> Silence.Asked,
+    _ interaction: () throws -> Bool
+  ) throws -> Step {
     guard !isClosed else { throw ScriptError(kind: .runtime, message: "the screen is closed") }
     let before = engine.committed
     var happened = true
     let outcomes = try engine.collect { happened = try interaction() }
     var step = Step(
       actions: outcomes.flatMap(\.actions), beforeState: before, afterState: engine.committed,
-      why: Silence.kept(outcomes.flatMap(\.quiet)))
+      why: Silence.kept(outcomes.lazy.flatMap(\.quiet)))
     if outcomes.isEmpty {
-      step.why = Silence(engine: engine).reasons(target: target, id: id, asked: asked, happened: happened)
+      step.why = Silence(engine: engine).reasons(target: target, id: id, in: owner, asked: asked(), happened: happened)
     }
     return step
   }

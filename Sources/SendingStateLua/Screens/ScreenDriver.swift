@@ -25,12 +25,9 @@ public struct ScreenDriver {
   public func tap(_ id: String) throws -> LuaScreen.Step {
     let target = try view(id)
     if let control = target as? Control {
-      var fired: ControlEvents = [.touchDown, .touchUpInside]
-      if control is Switch { fired.insert(.valueChanged) }
-      if control is Button { fired.insert(.primaryActionTriggered) }
-      return try screen.step(on: target, id: id, .control(fired, verb: "a tap")) { control.simulateTap() }
+      return try screen.step(on: target, id: id, in: owner, .control(Self.tapEvents(of: control), verb: "a tap")) { control.simulateTap() }
     }
-    return try screen.step(on: target, id: id, .gesture(.tap, GestureInput(), [.recognized])) {
+    return try screen.step(on: target, id: id, in: owner, .gesture(.tap, GestureInput(), [.recognized])) {
       try target.simulateGesture(.tap) > 0
     }
   }
@@ -43,11 +40,11 @@ public struct ScreenDriver {
       guard let control = target as? Control else {
         throw ScreenUsageError.unsupported("'\(id)' is a \(target.kind), not a control: it has no '\(eventName)' event")
       }
-      return try screen.step(on: target, id: id, .control(event, verb: "send")) { control.simulate(event) }
+      return try screen.step(on: target, id: id, in: owner, .control(event, verb: "send")) { control.simulate(event) }
     }
     guard let kind = SenderEvent.Gesture.Kind(name: eventName) else { throw ScreenUsageError.unknownEvent(eventName) }
     let phases = GestureRecognizer(kind: kind).defaultSequence
-    return try screen.step(on: target, id: id, .gesture(kind, GestureInput(), phases)) {
+    return try screen.step(on: target, id: id, in: owner, .gesture(kind, GestureInput(), phases)) {
       try target.simulateGesture(kind) > 0
     }
   }
@@ -65,22 +62,23 @@ public struct ScreenDriver {
       case .string("off"), .string("false"), .integer(0): on = false
       default: throw ScreenUsageError.badValue("switch '\(id)' takes on/off or true/false, got \(describe(value))")
       }
-      return try screen.step(on: target, id: id, .control(.valueChanged, verb: "set")) { toggle.simulateSetOn(on) }
+      return try screen.step(on: target, id: id, in: owner, .control(.valueChanged, verb: "set")) { toggle.simulateSetOn(on) }
     case let segments as SegmentedControl:
       guard let index = value.intValue ?? value.stringValue.flatMap({ Int($0) }), index >= 1, index <= segments.segments.count else {
         throw ScreenUsageError.badValue("segmented '\(id)' takes a segment number 1…\(segments.segments.count), got \(describe(value))")
       }
-      return try screen.step(on: target, id: id, .control(.valueChanged, verb: "set")) {
+      return try screen.step(on: target, id: id, in: owner, .control(.valueChanged, verb: "set")) {
         segments.simulateSelect(index - 1)
       }
     case let slider as Slider:
       guard let number = value.doubleValue ?? value.stringValue.flatMap({ Double($0) }) else {
         throw ScreenUsageError.badValue("\(slider.kind) '\(id)' takes a number, got \(describe(value))")
       }
-      return try screen.step(on: target, id: id, .control(.valueChanged, verb: "set")) { slider.simulateValue(number) }
+      return try screen.step(on: target, id: id, in: owner, .control(.valueChanged, verb: "set")) { slider.simulateValue(number) }
     case let field as TextField:
       guard let text = value.stringValue else { throw ScreenUsageError.badValue("textfield '\(id)' takes text") }
-      return try screen.step(on: target, id: id, .control(Self.typing, verb: "typing")) { field.simulateTyping(text) }
+      let fired = Self.typing(text, into: field)
+      return try screen.step(on: target, id: id, in: owner, .control(fired, verb: "typing")) { field.simulateTyping(text) }
     default:
       throw ScreenUsageError.unsupported("'\(id)' is a \(target.kind): set works on switches, sliders, steppers, segmented controls and text fields")
     }
@@ -92,11 +90,23 @@ public struct ScreenDriver {
     guard let field = try view(id) as? TextField else {
       throw ScreenUsageError.unsupported("'\(id)' is not a text field: type works on text fields")
     }
-    return try screen.step(on: field, id: id, .control(Self.typing, verb: "typing")) { field.simulateTyping(text) }
+    let fired = Self.typing(text, into: field)
+    return try screen.step(on: field, id: id, in: owner, .control(fired, verb: "typing")) { field.simulateTyping(text) }
   }
 
-  /// The events typing fires.
-  static let typing: ControlEvents = [.editingDidBegin, .editingChanged, .editingDidEnd]
+  /// The events a tap on `control` fires.
+  static func tapEvents(of control: Control) -> ControlEvents {
+    var fired: ControlEvents = [.touchDown, .touchUpInside]
+    if control is Switch { fired.insert(.valueChanged) }
+    if control is Button { fired.insert(.primaryActionTriggered) }
+    return fired
+  }
+
+  /// The events typing `text` into `field` fires: editingChanged only when a character is typed
+  /// or the old text cleared.
+  static func typing(_ text: String, into field: TextField) -> ControlEvents {
+    text.isEmpty && field.text.isEmpty ? [.editingDidBegin, .editingDidEnd] : [.editingDidBegin, .editingChanged, .editingDidEnd]
+  }
 
   /// Performs a gesture of `kindName` on `id` with parameters.
   @discardableResult
@@ -130,7 +140,7 @@ public struct ScreenDriver {
     }
     do {
       let phases = states ?? GestureRecognizer(kind: kind).defaultSequence
-      return try screen.step(on: target, id: id, .gesture(kind, input, phases)) {
+      return try screen.step(on: target, id: id, in: owner, .gesture(kind, input, phases)) {
         try target.simulateGesture(kind, input, states: states) > 0
       }
     } catch let error as GestureTransitionError {

@@ -25,15 +25,17 @@ struct Silence {
   ///
   /// - Parameter happened: whether the interaction took place at all (a value set to the value
   ///   the control already has does not fire).
-  func reasons(target: View, id: String, asked: Asked, happened: Bool) -> [String] {
+  /// - Parameter owner: whose views `id` names: "the screen", or "row 2 of 'items'".
+  func reasons(target: View, id: String, in owner: String, asked: Asked, happened: Bool) -> [String] {
     if let blocked = Self.blocker(of: target, id: id) { return [blocked] }
     let registered = engine.registeredEvents(on: target)
     switch asked {
     case .control(let events, let verb):
       if !happened {
-        return ["'\(id)' already has that value, so \(verb) fired no event (valueChanged fires only on a change)"]
+        let clamped = target is Slider ? " after clamping to its range" : ""
+        return ["'\(id)' already has that value\(clamped), so \(verb) fired no event (valueChanged fires only on a change)"]
       }
-      return [Self.unregistered(id: id, fired: "\(events) (what \(verb) fires)", registered: registered)]
+      return [Self.unregistered(id: id, in: owner, fired: "\(events) (what \(verb) fires)", registered: registered)]
     case .gesture(let kind, let input, let phases):
       let gestures = registered.compactMap { event -> SenderEvent.Gesture? in
         if case .gesture(let gesture) = event, gesture.kind.contains(kind) { return gesture }
@@ -41,7 +43,7 @@ struct Silence {
       }
       let recognizers = target.gestureRecognizers.filter { $0.kind == kind }
       guard !gestures.isEmpty, !recognizers.isEmpty else {
-        return [Self.unregistered(id: id, fired: "a \(kind) gesture", registered: registered)]
+        return [Self.unregistered(id: id, in: owner, fired: "a \(kind) gesture", registered: registered)]
       }
       let enabled = recognizers.filter(\.isEnabled)
       guard !enabled.isEmpty else { return ["the \(kind) recognizer on '\(id)' is disabled"] }
@@ -53,7 +55,7 @@ struct Silence {
         ]
       }
       let listened = Set(gestures.flatMap(\.states))
-      let went = phases.map(\.description).joined(separator: ", ")
+      let went = phases.isEmpty ? "through no phase" : phases.map(\.description).joined(separator: ", ")
       if !listened.isEmpty, listened.isDisjoint(with: phases) {
         let wanted = listened.map(\.description).sorted().joined(separator: ", ")
         return [
@@ -68,10 +70,14 @@ struct Silence {
   /// with up to 16 notes of its own from the kernel).
   static let most = 32
 
-  /// `notes`, cut to ``most`` with a last line saying more were left out.
-  static func kept(_ notes: [String]) -> [String] {
-    guard notes.count > most else { return notes }
-    return Array(notes.prefix(most)) + ["(and more: a step keeps the first \(most) reasons)"]
+  /// `notes`, cut to ``most`` with a last line saying more were left out (read no further).
+  static func kept(_ notes: some Sequence<String>) -> [String] {
+    var kept: [String] = []
+    for note in notes {
+      guard kept.count < most else { return kept + ["(and more: a step keeps the first \(most) reasons)"] }
+      kept.append(note)
+    }
+    return kept
   }
 
   /// Why `target` takes no interaction: it or an ancestor is hidden, transparent or disabled.
@@ -94,9 +100,10 @@ struct Silence {
   }
 
   /// Nothing on `id` listens to what was fired.
-  static func unregistered(id: String, fired: String, registered: [SenderEvent]) -> String {
+  static func unregistered(id: String, in owner: String, fired: String, registered: [SenderEvent]) -> String {
     guard !registered.isEmpty else {
-      return "nothing is registered on '\(id)': no on(view.\(id), …) in the screen's events"
+      if owner == "the screen" { return "nothing is registered on '\(id)': no on(view.\(id), …) in the screen's events" }
+      return "nothing is registered on '\(id)' in \(owner): no on(…) for it in that list's row events"
     }
     let names = registered.map { event -> String in
       switch event {

@@ -65,13 +65,39 @@ struct SilenceTests {
   func callbacks() throws {
     let screen = try open()
     let path = screenFixture("silence.lua")
+    let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+    func line(_ text: String) -> Int { (lines.firstIndex { $0.contains(text) } ?? -1) + 1 }
     #expect(
       try screen.tap("forgot").why == [
-        "\(path):27: the callback for event 'touchUpInside' on 'forgot' returned nothing"
+        "\(path):\(line("on(view.forgot")): the callback for event 'touchUpInside' on 'forgot' returned nothing"
       ])
     #expect(
       try screen.tap("declines").why == [
-        "\(path):28: the callback for event 'touchUpInside' on 'declines' returned false"
+        "\(path):\(line("on(view.declines")): the callback for event 'touchUpInside' on 'declines' returned false"
+      ])
+  }
+
+  @Test("in a row, nothing registered names the row; typing nothing fires no editingChanged; a clamped slider; no phases")
+  func rowsTypingSlidersPhases() throws {
+    let screen = try open()
+    #expect(
+      try screen.row("items", 2).tap("tag").why == [
+        "nothing is registered on 'tag' in row 2 of 'items': no on(…) for it in that list's row events"
+      ])
+    #expect(try screen.row("items", 2).tap("done").actions == [["type": "done", "item": "b"]])
+    #expect(
+      try screen.type("note", "").why == [
+        "nothing on 'note' listens to editingDidBegin|editingDidEnd (what typing fires); it has callbacks for editingChanged"
+      ])
+    #expect(try screen.type("note", "hi").why.isEmpty)
+    #expect(try screen.set("level", 10).why.isEmpty)
+    #expect(
+      try screen.set("level", 50).why == [
+        "'level' already has that value after clamping to its range, so set fired no event (valueChanged fires only on a change)"
+      ])
+    #expect(
+      try screen.gesture("card", "pan", ["states": LuaValue.table(LuaTable(sequence: []))]).why == [
+        "the pan gesture registered on 'card' delivers only in phase ended; this one went through no phase, so every phase was filtered out"
       ])
   }
 
