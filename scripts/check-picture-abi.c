@@ -26,6 +26,10 @@ SSPIC_FUNCTIONS(EXACT_R, EXACT_V, LATER_R, LATER_V)
 SAME(__typeof__(&cairo_image_surface_create), cairo_surface_t *(*)(cairo_format_t, int, int));
 SAME(__typeof__(&cairo_surface_write_to_png_stream), cairo_status_t (*)(cairo_surface_t *, cairo_write_func_t, void *));
 SAME(cairo_write_func_t, cairo_status_t (*)(void *, const unsigned char *, unsigned int));
+SAME(__typeof__(&cairo_image_surface_create_from_png_stream), cairo_surface_t *(*)(cairo_read_func_t, void *));
+SAME(cairo_read_func_t, cairo_status_t (*)(void *, unsigned char *, unsigned int));
+SAME(__typeof__(&cairo_surface_status), cairo_status_t (*)(cairo_surface_t *));
+SAME(__typeof__(&cairo_image_surface_get_format), cairo_format_t (*)(cairo_surface_t *));
 SAME(__typeof__(&cairo_font_options_set_antialias), void (*)(cairo_font_options_t *, cairo_antialias_t));
 SAME(__typeof__(&cairo_font_options_set_hint_style), void (*)(cairo_font_options_t *, cairo_hint_style_t));
 SAME(__typeof__(&cairo_font_options_set_hint_metrics), void (*)(cairo_font_options_t *, cairo_hint_metrics_t));
@@ -35,6 +39,10 @@ SAME(__typeof__(&pango_layout_get_extents), void (*)(PangoLayout *, PangoRectang
 SAME(__typeof__(&sspic_cairo_image_surface_create), sspic_surface *(*)(int, int, int));
 SAME(__typeof__(&sspic_cairo_surface_write_to_png_stream), int (*)(sspic_surface *, sspic_write_func, void *));
 SAME(sspic_write_func, int (*)(void *, const unsigned char *, unsigned int));
+SAME(__typeof__(&sspic_cairo_image_surface_create_from_png_stream), sspic_surface *(*)(sspic_read_func, void *));
+SAME(sspic_read_func, int (*)(void *, unsigned char *, unsigned int));
+SAME(__typeof__(&sspic_cairo_surface_status), int (*)(sspic_surface *));
+SAME(__typeof__(&sspic_cairo_image_surface_get_format), int (*)(sspic_surface *));
 SAME(__typeof__(&sspic_cairo_font_options_set_antialias), void (*)(sspic_font_options *, int));
 SAME(__typeof__(&sspic_cairo_font_options_set_hint_style), void (*)(sspic_font_options *, int));
 SAME(__typeof__(&sspic_cairo_font_options_set_hint_metrics), void (*)(sspic_font_options *, int));
@@ -52,6 +60,8 @@ _Static_assert(offsetof(PangoRectangle, height) == offsetof(sspic_rectangle, hei
 
 /* The constants. */
 _Static_assert((int)SSPIC_FORMAT_RGB24 == (int)CAIRO_FORMAT_RGB24, "CAIRO_FORMAT_RGB24");
+_Static_assert((int)SSPIC_FORMAT_ARGB32 == (int)CAIRO_FORMAT_ARGB32, "CAIRO_FORMAT_ARGB32");
+_Static_assert((int)SSPIC_STATUS_READ_ERROR == (int)CAIRO_STATUS_READ_ERROR, "CAIRO_STATUS_READ_ERROR");
 _Static_assert((int)SSPIC_STATUS_SUCCESS == (int)CAIRO_STATUS_SUCCESS, "CAIRO_STATUS_SUCCESS");
 _Static_assert((int)SSPIC_STATUS_WRITE_ERROR == (int)CAIRO_STATUS_WRITE_ERROR, "CAIRO_STATUS_WRITE_ERROR");
 _Static_assert((int)SSPIC_ANTIALIAS_GRAY == (int)CAIRO_ANTIALIAS_GRAY, "CAIRO_ANTIALIAS_GRAY");

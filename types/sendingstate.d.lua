@@ -355,6 +355,7 @@
 ---luassert, as extended by `sendingstate test`.
 ---@class luassert
 ---@field tree_matches fun(screen: SSScreen|string, name: string?) The render tree matches __snapshots__/<spec>/<name>.tree beside the spec.
+---@field picture_matches fun(screen: SSScreen|string, name: (string|{ tolerance: number })?, options: { tolerance: number }?) The screen's picture matches __snapshots__/<spec>/<name>.png (tolerance: the fraction of pixels that may differ, default 0.0001).
 
 ---@type SSModule
 local sendingstate = {}

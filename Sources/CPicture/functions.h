@@ -40,6 +40,14 @@
   V(cairo_set_source_rgba, (sspic_cairo * cairo, double red, double green, double blue, double alpha), \
     (cairo, red, green, blue, alpha))                                                              \
   R(int, cairo_image_surface_get_width, (sspic_surface * surface), (surface))                      \
+  ER(sspic_surface *, cairo_image_surface_create_from_png_stream,                                  \
+     (sspic_read_func read, void *closure), (read, closure))                                       \
+  ER(int, cairo_surface_status, (sspic_surface * surface), (surface))                              \
+  ER(int, cairo_image_surface_get_format, (sspic_surface * surface), (surface))                    \
+  R(int, cairo_image_surface_get_height, (sspic_surface * surface), (surface))                     \
+  R(int, cairo_image_surface_get_stride, (sspic_surface * surface), (surface))                     \
+  R(unsigned char *, cairo_image_surface_get_data, (sspic_surface * surface), (surface))           \
+  V(cairo_surface_mark_dirty, (sspic_surface * surface), (surface))                                \
   R(sspic_font_options *, cairo_font_options_create, (void), ())                                   \
   V(cairo_font_options_destroy, (sspic_font_options * options), (options))                         \
   EV(cairo_font_options_set_antialias, (sspic_font_options * options, int antialias),             \

@@ -28,8 +28,11 @@ extension SendingStateCommand {
         still pending), screen.state, screen.view.<id>.<prop>, screen.actions,
         screen.pending, screen:tree(), screen:close(), and
         assert.tree_matches(screen, "name") (a snapshot in __snapshots__/ beside
-        the spec; --update-snapshots records it). A screen opened in a test
-        closes when the test ends.
+        the spec; --update-snapshots records it), assert.picture_matches(screen,
+        "name" [, { tolerance = 0.0001 }]) (the screen's PNG against name.png
+        there, pixel by pixel; a mismatch writes name.actual.png and
+        name.diff.png beside it). A screen opened in a test closes when the test
+        ends.
 
         The driver's methods mirror the EVENT grammar of `run` and `repl`:
         \(EventCommand.grammar)

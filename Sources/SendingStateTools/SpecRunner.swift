@@ -567,6 +567,34 @@ public final class SpecRunner {
       try MainActor.assumeIsolated { try call.push(.string(try screen(call).renderTree().text)) }
       return 1
     })
+    // picture(handle, file, update, tolerance, leaving) -> "matched" | "recorded" | "failed" | "error", message
+    prims.setField("picture", to: runtime.makeFunction("picture") { call in
+      try MainActor.assumeIsolated {
+        let target = try screen(call)
+        do {
+          let outcome = try PictureSnapshot.check(
+            target.renderTree(), file: try call.string(2), update: try call.value(3).boolValue ?? false,
+            tolerance: try call.value(4).doubleValue ?? PictureSnapshot.defaultTolerance,
+            leaving: try call.value(5).boolValue ?? true)
+          switch outcome {
+          case .matched: try call.push(.string("matched"))
+          case .recorded(let file):
+            try call.push(.string("recorded"))
+            try call.push(.string(file))
+            return 2
+          case .failed(let message):
+            try call.push(.string("failed"))
+            try call.push(.string(message))
+            return 2
+          }
+          return 1
+        } catch {
+          try call.push(.string("error"))
+          try call.push(.string(ToolError.from(error).description))
+          return 2
+        }
+      }
+    })
     prims.setField("property", to: runtime.makeFunction("property") { call in
       try MainActor.assumeIsolated {
         let target = try screen(call)

@@ -14,7 +14,7 @@ import SendingStatePlugins
 ///   children);
 /// - the store, the screen contract, actions as `string|{ type: string }`, units;
 /// - `require "sendingstate"` (the file returns the module: `version`, and `open` in specs) with
-///   the screen driver, and luassert's `tree_matches`;
+///   the screen driver, and luassert's `tree_matches` and `picture_matches`;
 /// - busted and luassert themselves come from LuaLS's own third-party definitions, which the
 ///   `.luarc.json` names.
 ///
@@ -259,6 +259,9 @@ public enum StubGenerator {
     lines.append("---@class luassert")
     lines.append(
       "---@field tree_matches fun(screen: SSScreen|string, name: string?) The render tree matches __snapshots__/<spec>/<name>.tree beside the spec.")
+    lines.append(
+      "---@field picture_matches fun(screen: SSScreen|string, name: (string|{ tolerance: number })?, options: { tolerance: number }?) "
+        + "The screen's picture matches __snapshots__/<spec>/<name>.png (tolerance: the fraction of pixels that may differ, default 0.0001).")
     lines.append("")
     lines.append("---@type SSModule")
     lines.append("local sendingstate = {}")

@@ -314,6 +314,50 @@ struct TestCommandTests {
     #expect(changed.status == 1)
     #expect(changed.stdout.contains("-   label#count text=\"2\"\n"))
     #expect(changed.stdout.contains("+   label#count text=\"1\"\n"))
+    // A bad name is the spec's error, at its line (not luassert's).
+    try String(contentsOf: spec, encoding: .utf8).replacingOccurrences(of: #""after-plus""#, with: #""../up""#)
+      .write(to: spec, atomically: true, encoding: .utf8)
+    let bad = try await runCLI(["test", "counter_spec.lua"], in: folder.path)
+    #expect(bad.status == 1 && bad.stdout.contains("counter_spec.lua:5: assert.tree_matches: the snapshot name"), "\(bad.stdout)")
+  }
+
+  @Test("picture snapshots through sendingstate test: missing fails, --update-snapshots records, a change fails naming its pictures")
+  func pictureSnapshots() async throws {
+    let folder = try temporaryFolder("ss-picture")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let counter = try String(contentsOfFile: repoPath("examples/counter/counter.lua"), encoding: .utf8)
+    try counter.write(to: folder.appendingPathComponent("counter.lua"), atomically: true, encoding: .utf8)
+    let spec = folder.appendingPathComponent("counter_spec.lua")
+    try """
+      local ss = require "sendingstate"
+      it("looks right", function()
+        local screen = ss.open("counter.lua")
+        screen:tap("plus")
+        assert.picture_matches(screen, "after-plus")
+      end)
+
+      """.write(to: spec, atomically: true, encoding: .utf8)
+    let missing = try await runCLI(["test", "counter_spec.lua"], in: folder.path)
+    #expect(missing.status == 1)
+    #expect(missing.stdout.contains("no picture snapshot yet") && missing.stdout.contains("--update-snapshots"), "\(missing.stdout)")
+    let recorded = try await runCLI(["test", "counter_spec.lua", "--update-snapshots"], in: folder.path)
+    #expect(recorded.status == 0, "\(recorded.stdout)")
+    let file = folder.appendingPathComponent("__snapshots__/counter_spec/after-plus.png")
+    let python = try await decodeWithPython(try Data(contentsOf: file))
+    #expect(python.width > 100 && python.dark > 0)
+    #expect(try await runCLI(["test", "counter_spec.lua"], in: folder.path).status == 0)
+    try String(contentsOf: spec, encoding: .utf8).replacingOccurrences(of: "screen:tap(\"plus\")", with: "")
+      .write(to: spec, atomically: true, encoding: .utf8)
+    let changed = try await runCLI(["test", "counter_spec.lua"], in: folder.path)
+    #expect(changed.status == 1)
+    #expect(changed.stdout.contains("pixels differ"), "\(changed.stdout)")
+    #expect(changed.stdout.contains("after-plus.actual.png") && changed.stdout.contains("after-plus.diff.png"))
+    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("__snapshots__/counter_spec/after-plus.diff.png").path))
+    // A bad tolerance is the spec's error, at its line.
+    try String(contentsOf: spec, encoding: .utf8).replacingOccurrences(of: #""after-plus")"#, with: #""after-plus", { tolerance = 2 })"#)
+      .write(to: spec, atomically: true, encoding: .utf8)
+    let bad = try await runCLI(["test", "counter_spec.lua"], in: folder.path)
+    #expect(bad.status == 1 && bad.stdout.contains("counter_spec.lua:5") && bad.stdout.contains("from 0 to 1"), "\(bad.stdout)")
   }
 
   /// Stock busted 2.1.1 under Lua 5.4: the independent oracle.

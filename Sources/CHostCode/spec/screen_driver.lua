@@ -291,6 +291,7 @@ return function(prims, settings, busted)
       end
       local arguments = table.pack(...)
       for i = 1, arguments.n do arguments[i] = plain(arguments[i]) end
+      whys[handle] = nil
       local ok, problem = prims.act(handle, list, index, verb, table.unpack(arguments, 1, arguments.n))
       if not ok then error(problem, 3) end
       whys[handle] = problem
@@ -364,6 +365,7 @@ return function(prims, settings, busted)
           error(message, 2)
         end
         local before = t.asserted
+        whys[handle] = nil
         local ok, problem = prims.perform(handle, plain(action))
         if not ok then error(problem, 2) end
         whys[handle] = problem
@@ -506,7 +508,19 @@ return function(prims, settings, busted)
     end
     return concat(lines, "\n")
   end
+  local function checkSnapshotName(assertion, name, level)
+    if type(name) ~= "string" or not name:match("^[%w_%-%.]+$") or name:match("^%.") then
+      error("assert." .. assertion .. ": the snapshot name must be a plain file name (letters, digits, _ - .), got "
+        .. tostring(name), level + 1)
+    end
+  end
+  -- __snapshots__/<spec name> beside the spec running now.
+  local function snapshotFolder()
+    local spec = currentFile or "spec"
+    return path.join(path.dirname(spec) ~= "" and path.dirname(spec) or ".", "__snapshots__", (path.basename(spec):gsub("%.lua$", "")))
+  end
   local function treeMatches(state, arguments, level)
+    level = level + 1  -- (luassert's level is its own caller's; this callback is one frame deeper)
     local target, name = arguments[1], arguments[2]
     if arguments.n == 1 then
       name = arguments[1]
@@ -519,12 +533,9 @@ return function(prims, settings, busted)
     if type(target) ~= "string" then
       error("assert.tree_matches(screen, name): expected a screen (or its tree text) and a snapshot name", level)
     end
-    if type(name) ~= "string" or not name:match("^[%w_%-%.]+$") or name:match("^%.") then
-      error("assert.tree_matches: the snapshot name must be a plain file name (letters, digits, _ - .), got " .. tostring(name), level)
-    end
+    checkSnapshotName("tree_matches", name, level)
     arguments.nofmt = { true, true }
-    local spec = currentFile or "spec"
-    local folder = path.join(path.dirname(spec) ~= "" and path.dirname(spec) or ".", "__snapshots__", (path.basename(spec):gsub("%.lua$", "")))
+    local folder = snapshotFolder()
     local file = path.join(folder, name .. ".tree")
     local text = target:gsub("\n*$", "\n")
     local stored
@@ -549,6 +560,61 @@ return function(prims, settings, busted)
   say:set("assertion.tree_matches.positive", "Expected the render tree to match its snapshot.")
   say:set("assertion.tree_matches.negative", "Expected the render tree not to match its snapshot.")
   luassert:register("assertion", "tree_matches", treeMatches, "assertion.tree_matches.positive", "assertion.tree_matches.negative")
+
+  -- Pictures: __snapshots__/<spec name>/<name>.png, compared pixel by pixel with a tolerance (the
+  -- fraction of pixels that may differ; default 0.0001). A mismatch writes <name>.actual.png and
+  -- <name>.diff.png beside the snapshot and names them.
+  local function pictureMatches(state, arguments, level)
+    level = level + 1  -- (luassert's level is its own caller's; this callback is one frame deeper)
+    local target, name, options = arguments[1], arguments[2], arguments[3]
+    if type(target) == "string" then target, name, options = nil, arguments[1], arguments[2] end
+    local handle
+    if target == nil then
+      handle = lastScreen()
+      if not handle then
+        error("assert.picture_matches(name): no screen is open (open one with ss.open, or pass it: "
+          .. "assert.picture_matches(screen, name))", level)
+      end
+    else
+      handle = handles[target]
+      if not handle then error("assert.picture_matches(screen, name [, { tolerance = 0.0001 }]): expected a screen and a snapshot name", level) end
+    end
+    checkSnapshotName("picture_matches", name, level)
+    if name:match("%.actual$") or name:match("%.diff$") then
+      error("assert.picture_matches: '" .. name .. "' ends like the pictures a mismatch leaves (.actual, .diff); "
+        .. "choose another name", level)
+    end
+    local tolerance
+    if options ~= nil then
+      if type(options) ~= "table" then error("assert.picture_matches: the options must be a table such as { tolerance = 0.01 }", level) end
+      for key in pairs(options) do
+        if key ~= "tolerance" then error("assert.picture_matches: unknown option '" .. tostring(key) .. "' (the one option is tolerance)", level) end
+      end
+      tolerance = options.tolerance
+      if type(tolerance) ~= "number" or tolerance ~= tolerance or tolerance < 0 or tolerance > 1 then
+        error("assert.picture_matches: tolerance is the fraction of pixels that may differ, from 0 to 1 (e.g. 0.01), got "
+          .. tostring(tolerance), level)
+      end
+    end
+    arguments.nofmt = { true, true, true }
+    local file = path.join(snapshotFolder(), name .. ".png")
+    -- Negated (assert.is_not.picture_matches), a difference is expected: nothing is recorded,
+    -- and no picture of it is left.
+    local positive = state.mod ~= false
+    local outcome, message = prims.picture(handle, file, positive and settings.updateSnapshots, tolerance, positive)
+    if outcome == "matched" then return true end
+    if outcome == "recorded" then
+      print("snapshot written: " .. message)
+      return true
+    end
+    if outcome == "error" then error(message, level) end
+    state.failure_message = message
+    return false
+  end
+  say:set("assertion.picture_matches.positive", "Expected the screen's picture to match its snapshot.")
+  say:set("assertion.picture_matches.negative", "Expected the screen's picture not to match its snapshot.")
+  luassert:register("assertion", "picture_matches", pictureMatches, "assertion.picture_matches.positive",
+    "assertion.picture_matches.negative")
 
   local function closeOwned(owner)
     for i = #order, 1, -1 do

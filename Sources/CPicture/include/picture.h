@@ -32,11 +32,15 @@ typedef struct sspic_rectangle {
 
 /* cairo_write_func_t, with cairo_status_t as the int it is. */
 typedef int (*sspic_write_func)(void *closure, const unsigned char *data, unsigned int length);
+/* cairo_read_func_t, likewise. */
+typedef int (*sspic_read_func)(void *closure, unsigned char *data, unsigned int length);
 
 /* The values used of cairo's and pango's enums (checked against theirs). */
 enum {
+  SSPIC_FORMAT_ARGB32 = 0,
   SSPIC_FORMAT_RGB24 = 1,
   SSPIC_STATUS_SUCCESS = 0,
+  SSPIC_STATUS_READ_ERROR = 10,
   SSPIC_STATUS_WRITE_ERROR = 11,
   SSPIC_ANTIALIAS_GRAY = 2,
   SSPIC_HINT_STYLE_NONE = 1,
@@ -78,6 +82,16 @@ void sspic_cairo_clip(sspic_cairo *cairo);
 void sspic_cairo_set_source_rgba(sspic_cairo *cairo, double red, double green, double blue, double alpha);
 /* 0 for a surface cairo could not make (too large, out of memory). */
 int sspic_cairo_image_surface_get_width(sspic_surface *surface);
+/* Decoding (snapshot pictures): a surface read from PNG bytes (an error surface, whose status
+** says why, when they are not a PNG); its status, format, size, stride and pixels; and
+** mark_dirty after writing pixels directly. */
+sspic_surface *sspic_cairo_image_surface_create_from_png_stream(sspic_read_func read, void *closure);
+int sspic_cairo_surface_status(sspic_surface *surface);
+int sspic_cairo_image_surface_get_format(sspic_surface *surface);
+int sspic_cairo_image_surface_get_height(sspic_surface *surface);
+int sspic_cairo_image_surface_get_stride(sspic_surface *surface);
+unsigned char *sspic_cairo_image_surface_get_data(sspic_surface *surface);
+void sspic_cairo_surface_mark_dirty(sspic_surface *surface);
 sspic_font_options *sspic_cairo_font_options_create(void);
 void sspic_cairo_font_options_destroy(sspic_font_options *options);
 void sspic_cairo_font_options_set_antialias(sspic_font_options *options, int antialias);
