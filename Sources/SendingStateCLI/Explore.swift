@@ -59,6 +59,18 @@ extension SendingStateCommand {
       guard settle >= 0, settle <= 86_400 else { throw ValidationError("--settle must be from 0 to 86400 seconds") }
     }
 
+    /// The arguments that opened the screen, as given, for the replay command.
+    var screenArguments: [String] {
+      var words: [String] = []
+      if let state = screen.state { words += ["--state", state] }
+      if let data = screen.data { words += ["--data", data] }
+      for root in screen.roots { words += ["--root", root] }
+      for plugin in screen.pluginFlags.plugins { words += ["--plugin", plugin] }
+      for grant in screen.pluginFlags.grants { words += ["--grant", grant] }
+      if screen.pluginFlags.locked { words.append("--locked") }
+      return words
+    }
+
     @MainActor
     func run() async throws {
       var options = Explorer.Options()
@@ -88,9 +100,9 @@ extension SendingStateCommand {
       emit("shrunk from \(report.unshrunkLength) events to \(found.events.count):")
       for event in found.events { emit("  " + event.description) }
       emit("replay it:")
-      emit("  " + ExploreReproducer.command(for: found, path: screen.screen, options: options, stateArgument: screen.state))
+      emit("  " + ExploreReproducer.command(for: found, path: screen.screen, options: options, screenArguments: screenArguments))
       let spec = ExploreReproducer.spec(
-        for: found, screenPath: screen.screen, options: options, state: options.screen.state)
+        for: found, screenPath: screen.screen, options: options, state: options.screen.state, data: screen.data)
       if let saveSpec {
         do {
           try spec.write(toFile: saveSpec, atomically: true, encoding: .utf8)

@@ -12,4 +12,13 @@ extension ScreenDriver {
     guard let view = views[id] else { return nil }
     return (view, screen.engine.registeredEvents(on: view))
   }
+
+  /// Every view of this driver with the events registered on it (none left out), from one pass
+  /// over the registrations: ids sorted.
+  package var allRegistrations: [(id: String, view: View, events: [SenderEvent])] {
+    let bySender = screen.engine.registeredEventsBySender()
+    return views.keys.sorted().compactMap { id in
+      views[id].map { (id, $0, bySender[ObjectIdentifier($0)] ?? []) }
+    }
+  }
 }

@@ -41,8 +41,8 @@ enum ExploreEvents {
   /// The candidates among one driver's views.
   static func commands(on driver: ScreenDriver, random: inout ExploreRandom) -> [EventCommand] {
     var result: [EventCommand] = []
-    for id in driver.reachableIDs {
-      guard let (view, events) = driver.registrations(of: id), !events.isEmpty, view.isInteractive else { continue }
+    for (id, view, events) in driver.allRegistrations {
+      guard !events.isEmpty, view.isInteractive else { continue }
       var seen = Set<String>()
       for event in events {
         for command in commands(for: event, on: view, id: id, random: &random) where seen.insert(command.description).inserted {

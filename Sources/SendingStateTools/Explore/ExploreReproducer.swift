@@ -9,34 +9,49 @@ import SendingStateLua
 /// print(ExploreReproducer.command(for: failure, path: "counter.lua", options: options))
 /// ```
 package enum ExploreReproducer {
-  /// `sendingstate run PATH --virtual-clock --settle S [--state …] --send '…' … [--invariant '…']`.
-  package static func command(for failure: Explorer.Failure, path: String, options: Explorer.Options, stateArgument: String?) -> String {
-    var words = ["sendingstate", "run", shellQuoted(path), "--virtual-clock", "--settle", ExploreEvents.number(options.settle)]
-    if let stateArgument { words += ["--state", shellQuoted(stateArgument)] }
+  /// `sendingstate run PATH --virtual-clock --settle S [screen arguments] --send '…' … [--invariant '…']`;
+  /// `screenArguments` are the arguments that opened the screen (`--state`, `--data`, `--root`,
+  /// the plugin flags), as given.
+  package static func command(
+    for failure: Explorer.Failure, path: String, options: Explorer.Options, screenArguments: [String]
+  ) -> String {
+    // (A path starting with a dash would read as an option.)
+    let shown = path.hasPrefix("-") ? "./" + path : path
+    var words = ["sendingstate", "run", shellQuoted(shown), "--virtual-clock", "--settle", ExploreEvents.number(options.settle)]
+    words += screenArguments.map(shellQuoted)
     for event in failure.events { words += ["--send", shellQuoted(event.description)] }
-    if failure.kind != "error" { words += ["--invariant", shellQuoted(failure.kind)] }
+    if let invariant = failure.invariant { words += ["--invariant", shellQuoted(invariant)] }
     return words.joined(separator: " ")
   }
 
   /// A spec (busted, for `sendingstate test`) that replays the events and asserts the check that
-  /// failed; `screenPath` is how the spec names the screen (beside it, or from the project root).
-  package static func spec(for failure: Explorer.Failure, screenPath: String, options: Explorer.Options, state: LuaValue?) -> String {
+  /// failed; `screenPath` is how the spec names the screen (beside it, or from the project root),
+  /// `data` the payload's path, if any.
+  ///
+  /// What the screen wrote (its error, its ids) reaches the spec only inside string literals, or
+  /// in a comment with every control character replaced: a carriage return ends a Lua comment.
+  package static func spec(
+    for failure: Explorer.Failure, screenPath: String, options: Explorer.Options, state: LuaValue?, data: String? = nil
+  ) -> String {
     var lines = [
-      "-- Found by `sendingstate explore` (seed \(options.seed)): \(firstLine(failure.message))",
+      "-- Found by `sendingstate explore` (seed \(options.seed)): \(commentText(failure.message))",
       "-- It fails until the screen is fixed; keep it as a regression test then.",
       "local ss = require \"sendingstate\"",
       "",
-      "it(\(luaQuoted("explore: " + (failure.kind == "error" ? "no script error" : failure.kind))), function()",
+      "it(\(luaQuoted("explore: " + (failure.invariant ?? "no script error"))), function()",
     ]
-    let opening = state.map { ", state = " + luaLiteral($0) } ?? ""
+    let opening = (state.map { ", state = " + luaLiteral($0) } ?? "") + (data.map { ", data = " + luaQuoted($0) } ?? "")
     lines.append("  local screen = ss.open(\(luaQuoted(screenPath)), { clock = 0\(opening) })")
     for event in failure.events {
       lines.append("  " + luaCall(event, on: "screen"))
       lines.append("  screen:advance(\(ExploreEvents.number(options.settle)))")
     }
-    if failure.kind != "error" {
+    if let invariant = failure.invariant {
       lines.append("  local state = screen.state")
-      lines.append("  assert(\(failure.kind), \(luaQuoted("the invariant '" + failure.kind + "' does not hold")))")
+      // (On lines of its own, as explore runs it: a trailing comment in the invariant stays one.)
+      lines.append("  assert((")
+      lines.append("    " + invariant)
+      lines.append("  ), \(luaQuoted("the invariant '" + invariant + "' does not hold")))")
     }
     lines.append("end)")
     return lines.joined(separator: "\n") + "\n"
@@ -108,7 +123,15 @@ package enum ExploreReproducer {
     return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 
-  private static func firstLine(_ text: String) -> String {
-    String(text.prefix { $0 != "\n" })
+  /// The first line of `text` for a Lua comment: every control character (CR and NEL too) a
+  /// space, cut at 300 characters.
+  static func commentText(_ text: String) -> String {
+    let line = text.unicodeScalars.prefix { $0 != "\n" }
+    var out = ""
+    for scalar in line.prefix(300) {
+      let control = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
+      out.unicodeScalars.append(control ? " " : scalar)
+    }
+    return out
   }
 }

@@ -24,7 +24,8 @@ package final class Explorer {
     package var seed: UInt64 = 1
     /// The most events sent in all.
     package var events = 2_000
-    /// The most wall-clock time spent exploring (shrinking has a budget of its own).
+    /// The most wall-clock time spent exploring, checked before every event; shrinking a
+    /// failure has as much again.
     package var time: Duration = .seconds(30)
     /// Events per run: each run starts from a fresh screen, so a failure is found in a short list.
     package var runLength = 40
@@ -46,8 +47,11 @@ package final class Explorer {
     package var events: [EventCommand]
     /// What failed: a script error (with file:line) or an invariant that does not hold.
     package var message: String
-    /// Which check failed: "error" or the invariant's text.
+    /// Which check failed, as shrinking compares it: the error's place (`error at file:line`),
+    /// or the invariant's text.
     package var kind: String
+    /// The invariant that does not hold; nil for a script error.
+    package var invariant: String?
   }
 
   /// What an exploration did.
@@ -72,7 +76,8 @@ package final class Explorer {
   package let path: String
   /// The options.
   package let options: Options
-  private let invariants: Invariants
+  /// The most distinct states counted (each kept as a hash, not a copy).
+  static let stateLimit = 1_000_000
 
   /// Prepares an exploration; compiles the invariants.
   ///
@@ -80,7 +85,7 @@ package final class Explorer {
   package init(path: String, options: Options) throws {
     self.path = path
     self.options = options
-    invariants = try Invariants(options.invariants)
+    _ = try Invariants(options.invariants)  // (each run compiles them anew: see open())
   }
 
   /// Explores until a failure, the event budget or the time budget; `progress` gets a line
@@ -88,41 +93,53 @@ package final class Explorer {
   package func run(progress: (String) -> Void = { _ in }) async throws -> Report {
     var report = Report()
     var random = ExploreRandom(seed: options.seed)
-    var states = Set<LuaValue>()
+    var states = Set<Int>()
     var reached = Set<String>()
     var seen = Set<String>()
     let clock = ContinuousClock()
     let start = clock.now
+    let deadline = start + options.time
     var lastProgress = start
-    while report.events < options.events, clock.now - start < options.time {
+    func remember(_ state: LuaValue) {
+      if states.count < Self.stateLimit { states.insert(state.hashValue) }
+    }
+    runs: while report.events < options.events, clock.now < deadline {
       report.runs += 1
-      let screen = try open()
+      let (screen, checks) = try open()
       defer { screen.close() }
-      states.insert(screen.state)
+      remember(screen.state)
       var sent: [EventCommand] = []
+      if let broken = checks.broken(by: screen.state) {
+        // The start state already breaks it: no event to blame.
+        report.failure = Failure(events: [], message: "at the start: " + broken.message, kind: broken.text, invariant: broken.text)
+        break
+      }
       for _ in 0..<options.runLength where report.events < options.events {
+        guard clock.now < deadline else { break runs }
         let candidates = ExploreEvents.candidates(on: screen, random: &random)
         for candidate in candidates { seen.insert(Self.sender(candidate)) }
         guard let command = random.element(of: candidates) else { break }
         sent.append(command)
         report.events += 1
-        let outcome = await step(command, on: screen)
-        if case .failed(let message, let kind) = outcome {
+        let outcome = await step(command, on: screen, checks: checks)
+        if case .failed(let failure) = outcome {
           report.unshrunkLength = sent.count
-          report.failure = await shrink(Failure(events: sent, message: message, kind: kind))
-          break
+          var found = failure
+          found.events = sent
+          report.failure = await shrink(found, until: clock.now + options.time)
+          break runs
         }
         if case .acted = outcome { reached.insert(Self.sender(command)) }
-        states.insert(screen.state)
+        remember(screen.state)
         if clock.now - lastProgress >= .seconds(1) {
           lastProgress = clock.now
-          let seconds = Double((clock.now - start).components.seconds) + 1e-18 * Double((clock.now - start).components.attoseconds)
+          let elapsed = clock.now - start
+          let seconds = Double(elapsed.components.seconds) + 1e-18 * Double(elapsed.components.attoseconds)
           progress(
             "explore: \(report.events) events (\(Int(Double(report.events) / max(seconds, 0.001)))/s), "
               + "\(states.count) distinct states, \(reached.count) of \(seen.count) senders reached")
         }
       }
-      if report.failure != nil { break }
     }
     report.distinctStates = states.count
     report.sendersReached = reached.count
@@ -132,47 +149,66 @@ package final class Explorer {
 
   private enum Outcome {
     case acted, quiet, skipped
-    case failed(String, kind: String)
+    case failed(Failure)
   }
 
-  private func open() throws -> LuaScreen {
+  /// A fresh screen on a virtual clock, and the invariants in a runtime of their own (fresh for
+  /// each run and replay, as `run --invariant` has: what one invariant stores in a global lasts
+  /// one run).
+  private func open() throws -> (LuaScreen, Invariants) {
     var screenOptions = options.screen
     screenOptions.clock = VirtualClock()
     do {
-      return try LuaScreen(path: path, options: screenOptions)
+      return (try LuaScreen(path: path, options: screenOptions), try Invariants(options.invariants))
     } catch {
       throw ToolError.from(error)
     }
   }
 
-  /// Sends one event, settles the clock, checks: what it came to.
-  private func step(_ command: EventCommand, on screen: LuaScreen) async -> Outcome {
+  /// Sends one event, settles the clock, checks: what it came to (a failure's `events` are left
+  /// to the caller).
+  private func step(_ command: EventCommand, on screen: LuaScreen, checks: Invariants) async -> Outcome {
     let errorsBefore = screen.asyncErrorCount
     let acted: Bool
     do {
       acted = !(try command.apply(to: screen).actions.isEmpty)
       try await screen.advance(by: options.settle)
     } catch let error as ScriptError {
-      return .failed("script error after \(command): \(error.description)", kind: "error")
+      return .failed(Self.failure(error, after: command))
     } catch {
       return .skipped  // a usage error: the event no longer applies (shrinking removed what it needed)
     }
     if screen.asyncErrorCount > errorsBefore, let error = screen.asyncErrors.last {
-      return .failed("an effect's result failed after \(command): \(error.description)", kind: "error")
+      var failure = Self.failure(error, after: command)
+      failure.message = "an effect's result failed: " + failure.message
+      return .failed(failure)
     }
-    if let broken = invariants.broken(by: screen.state) {
-      return .failed("after \(command): " + broken.message, kind: broken.text)
+    if let broken = checks.broken(by: screen.state) {
+      return .failed(Failure(events: [], message: "after \(command): " + broken.message, kind: broken.text, invariant: broken.text))
     }
     return acted ? .acted : .quiet
   }
 
-  /// Whether `events` from a fresh screen fail the way `kind` says; the failure if so.
+  private static func failure(_ error: ScriptError, after command: EventCommand) -> Failure {
+    let place = error.chunk.map { "\($0):\(error.line.map(String.init) ?? "?")" } ?? String(error.message.prefix(80))
+    return Failure(
+      events: [], message: "script error after \(command): \(ReportText.cut(error.description, limit: 4_000))",
+      kind: "error at " + place, invariant: nil)
+  }
+
+  /// Whether `events` from a fresh screen fail the way `kind` says, each one applying (as `run`
+  /// needs them to); the failure if so.
   private func replay(_ events: [EventCommand], kind: String) async -> Failure? {
-    guard let screen = try? open() else { return nil }
+    guard let (screen, checks) = try? open() else { return nil }
     defer { screen.close() }
     for (offset, command) in events.enumerated() {
-      if case .failed(let message, let failedKind) = await step(command, on: screen) {
-        return failedKind == kind ? Failure(events: Array(events[...offset]), message: message, kind: kind) : nil
+      switch await step(command, on: screen, checks: checks) {
+      case .failed(var failure):
+        guard failure.kind == kind else { return nil }
+        failure.events = Array(events[...offset])
+        return failure
+      case .skipped: return nil
+      case .acted, .quiet: continue
       }
     }
     return nil
@@ -182,15 +218,17 @@ package final class Explorer {
   static let shrinkReplays = 2_000
 
   /// Removes events while the rest still fails the same way: chunks of halving size, then one
-  /// at a time (delta debugging's complement step).
-  private func shrink(_ failure: Failure) async -> Failure {
+  /// at a time (delta debugging's complement step); stops at `deadline` with the shortest so far.
+  private func shrink(_ failure: Failure, until deadline: ContinuousClock.Instant) async -> Failure {
     var best = failure
     var replays = 0
     var chunk = max(1, best.events.count / 2)
-    while chunk >= 1, replays < Self.shrinkReplays {
+    let clock = ContinuousClock()
+    func more() -> Bool { replays < Self.shrinkReplays && clock.now < deadline }
+    while chunk >= 1, more() {
       var index = 0
       var removed = false
-      while index < best.events.count, replays < Self.shrinkReplays {
+      while index < best.events.count, more() {
         var candidate = best.events
         candidate.removeSubrange(index..<min(index + chunk, candidate.count))
         replays += 1

@@ -40,7 +40,7 @@ package struct Invariants {
         let values = try runtime.call(chunk, with: [state], context: "invariant")
         let holds = values.first.map { $0 != .nil && $0 != .boolean(false) } ?? false
         if !holds {
-          return (text, "the invariant '\(text)' does not hold: state = \(ReportText.literal(state, limit: 2_000))")
+          return (text, "the invariant '\(text)' does not hold: state = \(ReportText.literal(state, limit: 2_000, valueLimit: 200))")
         }
       } catch {
         return (text, "the invariant '\(text)' failed to run: \(error.description)")
