@@ -36,7 +36,7 @@ extension SendingStateCommand {
     @Option(help: "The most events to send.")
     var events = 2_000
 
-    @Option(help: "The most seconds to explore (shrinking a failure takes a little more).")
+    @Option(help: "The most seconds to explore (shrinking a failure may take as long again).")
     var time = 30.0
 
     @Option(help: "Virtual seconds the screen's clock moves on after each event.")
@@ -89,7 +89,7 @@ extension SendingStateCommand {
         throw failure(error, verbose: verbose)
       }
       let summary =
-        "explored \(screen.screen): \(report.events) events in \(report.runs) runs (seed \(seed)), "
+        "explored \(screen.screen): \(report.events) events in \(report.runs) run\(report.runs == 1 ? "" : "s") (seed \(seed)), "
         + "\(report.distinctStates) distinct states, \(report.sendersReached) of \(report.sendersSeen) senders made an action"
       guard let found = report.failure else {
         emit(summary + "; no failure")
