@@ -154,6 +154,16 @@ struct ExplorerTests {
     #expect(report.failure == nil && report.events >= 1 && report.events < 1_000_000)
   }
 
+  @Test("the README's explore output is what the command prints")
+  func readmeOutput() async throws {
+    let result = try await runCLI(["explore", "Tests/SendingStateToolsTests/Fixtures/explore/undo.lua", "--invariant", "state.count >= 0"])
+    #expect(result.status == 1)
+    let readme = try String(contentsOfFile: repoPath("README.md"), encoding: .utf8)
+    let lines = result.stdout.split(separator: "\n").prefix(8)
+    #expect(lines.count == 8)
+    for line in lines { #expect(readme.contains(line), "README lacks: \(line)") }
+  }
+
   /// `command` split into words by /bin/sh.
   func shellWords(_ command: String) async throws -> [String] {
     let child = try ChildProcess(
