@@ -16,6 +16,8 @@ extension SendingStateCommand {
         segments, text typed into fields, gestures with the parameters they ask for.
         Each run starts from a fresh screen; after each event the screen's clock, a
         virtual one, moves on --settle seconds, so its timers and delayed fakes fire.
+        Explore is offline: every fetch fails at once (as with run --offline), so a
+        failure replays the same way.
 
         After every event: no script error (a bad state is one: the schema is
         checked by every update), and each --invariant holds. A failure is shrunk to

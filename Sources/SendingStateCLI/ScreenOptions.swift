@@ -21,6 +21,9 @@ struct ScreenOptions: ParsableArguments {
 
   @OptionGroup var pluginFlags: PluginFlags
 
+  @Flag(help: "Fail every fetch at once, as if offline: the screen gets its fail actions, the same on every run.")
+  var offline = false
+
   /// The screen options these arguments describe (loads the state, the payload and the
   /// plugins; a plugin that fails to load is reported on stderr and left out).
   func screenOptions() async throws -> LuaScreen.Options {
@@ -33,6 +36,7 @@ struct ScreenOptions: ParsableArguments {
     let set = try pluginFlags.load(screen: screen)
     set.apply(to: &options)
     if let state { options.state = try JSONInput.value(fromArgument: state, name: "--state") }
+    if offline { options.fetcher = FakeFetcher([:]) }
     if let data {
       do {
         options.data = try await ServerPayload.load(from: data)

@@ -158,6 +158,9 @@ package final class Explorer {
   private func open() throws -> (LuaScreen, Invariants) {
     var screenOptions = options.screen
     screenOptions.clock = VirtualClock()
+    // Offline: every fetch fails at once, the same way on every run (the network's answers and
+    // their timing would make a failure unrepeatable); `run --offline` and the spec do the same.
+    screenOptions.fetcher = FakeFetcher([:])
     do {
       return (try LuaScreen(path: path, options: screenOptions), try Invariants(options.invariants))
     } catch {

@@ -51,7 +51,7 @@ struct ExplorerTests {
     let screen = folder.appendingPathComponent("undo.lua")
     try String(contentsOfFile: undo, encoding: .utf8).write(to: screen, atomically: true, encoding: .utf8)
     let command = ExploreReproducer.command(for: failure, path: "undo.lua", options: options(), screenArguments: [])
-    #expect(command.hasPrefix("sendingstate run undo.lua --virtual-clock --settle 5 --send "), "\(command)")
+    #expect(command.hasPrefix("sendingstate run undo.lua --virtual-clock --offline --settle 5 --send "), "\(command)")
     #expect(command.hasSuffix(" --invariant 'state.count >= 0'"))
     // Run the words as a shell would split them (the command is quoted for sh).
     let words = try await shellWords(command)
@@ -162,6 +162,15 @@ struct ExplorerTests {
     let lines = result.stdout.split(separator: "\n").prefix(8)
     #expect(lines.count == 8)
     for line in lines { #expect(readme.contains(line), "README lacks: \(line)") }
+  }
+
+  @Test("run --offline fails every fetch at once, on the virtual clock too")
+  func offline() async throws {
+    let result = try await runCLI([
+      "run", "examples/search/search.lua", "--virtual-clock", "--offline", "--settle", "2", "--send", "type query tea",
+    ])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("problem: \"\" → \"offline: https://api.example.com/teas?q=tea was not fetched"), "\(result.stdout)")
   }
 
   /// `command` split into words by /bin/sh.
