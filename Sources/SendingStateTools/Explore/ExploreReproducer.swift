@@ -17,7 +17,10 @@ package enum ExploreReproducer {
   ) -> String {
     // (A path starting with a dash would read as an option.)
     let shown = path.hasPrefix("-") ? "./" + path : path
-    var words = ["sendingstate", "run", shellQuoted(shown), "--virtual-clock", "--offline", "--settle", ExploreEvents.number(options.settle)]
+    var words = [
+      "sendingstate", "run", shellQuoted(shown), "--virtual-clock", "--offline", "--random-seed",
+      String(Explorer.screenSeed(options.seed)), "--settle", ExploreEvents.number(options.settle),
+    ]
     words += screenArguments.map(shellQuoted)
     for event in failure.events { words += ["--send", shellQuoted(event.description)] }
     if let invariant = failure.invariant { words += ["--invariant", shellQuoted(invariant)] }
@@ -41,7 +44,8 @@ package enum ExploreReproducer {
       "it(\(luaQuoted("explore: " + (failure.invariant ?? "no script error"))), function()",
     ]
     let opening = (state.map { ", state = " + luaLiteral($0) } ?? "") + (data.map { ", data = " + luaQuoted($0) } ?? "")
-    lines.append("  local screen = ss.open(\(luaQuoted(screenPath)), { clock = 0, fetch = {}\(opening) })")
+    lines.append(
+      "  local screen = ss.open(\(luaQuoted(screenPath)), { clock = 0, fetch = {}, random_seed = \(Explorer.screenSeed(options.seed))\(opening) })")
     for event in failure.events {
       lines.append("  " + luaCall(event, on: "screen"))
       lines.append("  screen:advance(\(ExploreEvents.number(options.settle)))")

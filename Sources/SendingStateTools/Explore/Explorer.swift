@@ -161,6 +161,8 @@ package final class Explorer {
     // Offline: every fetch fails at once, the same way on every run (the network's answers and
     // their timing would make a failure unrepeatable); `run --offline` and the spec do the same.
     screenOptions.fetcher = FakeFetcher([:])
+    // The screen's math.random from the seed too (the same for every run and replay).
+    screenOptions.randomSeed = Self.screenSeed(options.seed)
     do {
       return (try LuaScreen(path: path, options: screenOptions), try Invariants(options.invariants))
     } catch {
@@ -246,6 +248,10 @@ package final class Explorer {
     }
     return best
   }
+
+  /// The seed of the screen's `math.random` for an exploration's seed (the replay command and
+  /// spec pass the same).
+  nonisolated package static func screenSeed(_ seed: UInt64) -> Int64 { Int64(bitPattern: seed) }
 
   /// `id event` of a command (the row's list for a row), for counting senders.
   static func sender(_ command: EventCommand) -> String {

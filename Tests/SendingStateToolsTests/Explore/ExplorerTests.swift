@@ -51,7 +51,7 @@ struct ExplorerTests {
     let screen = folder.appendingPathComponent("undo.lua")
     try String(contentsOfFile: undo, encoding: .utf8).write(to: screen, atomically: true, encoding: .utf8)
     let command = ExploreReproducer.command(for: failure, path: "undo.lua", options: options(), screenArguments: [])
-    #expect(command.hasPrefix("sendingstate run undo.lua --virtual-clock --offline --settle 5 --send "), "\(command)")
+    #expect(command.hasPrefix("sendingstate run undo.lua --virtual-clock --offline --random-seed 1 --settle 5 --send "), "\(command)")
     #expect(command.hasSuffix(" --invariant 'state.count >= 0'"))
     // Run the words as a shell would split them (the command is quoted for sh).
     let words = try await shellWords(command)
@@ -171,6 +171,25 @@ struct ExplorerTests {
     ])
     #expect(result.status == 0)
     #expect(result.stdout.contains("problem: \"\" → \"offline: https://api.example.com/teas?q=tea was not fetched"), "\(result.stdout)")
+  }
+
+  @Test("a screen's math.random is seeded from the seed: two processes find the same six, and its command and spec replay it")
+  func seededRandom() async throws {
+    let folder = try temporaryFolder("ss-explore-dice")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let dice = repoPath("Tests/SendingStateToolsTests/Fixtures/explore/dice.lua")
+    try String(contentsOfFile: dice, encoding: .utf8).write(to: folder.appendingPathComponent("dice.lua"), atomically: true, encoding: .utf8)
+    let arguments = ["explore", "dice.lua", "--invariant", "state.value ~= 6", "--seed", "5", "--save-spec", "dice_spec.lua"]
+    let first = try await runCLI(arguments, in: folder.path)
+    let second = try await runCLI(arguments, in: folder.path)
+    #expect(first.status == 1 && first.stdout == second.stdout, "\(first.stdout)\n---\n\(second.stdout)")
+    let line = try #require(first.stdout.split(separator: "\n").first { $0.hasPrefix("  sendingstate run ") })
+    #expect(line.contains("--random-seed 5"))
+    let words = try await shellWords(String(line.dropFirst(2)))
+    let replay = try await runCLI(Array(words.dropFirst()), in: folder.path)
+    #expect(replay.status == 1 && replay.stderr.contains("'state.value ~= 6' does not hold"), "\(replay.stderr)")
+    let spec = try await runCLI(["test", "dice_spec.lua"], in: folder.path)
+    #expect(spec.status == 1 && spec.stdout.contains("does not hold"), "\(spec.stdout)")
   }
 
   /// `command` split into words by /bin/sh.
