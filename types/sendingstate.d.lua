@@ -346,6 +346,7 @@
 ---@field clock number? A virtual clock standing at this time (seconds since 1970): timers wait for screen:advance.
 ---@field fetch table<string, { status: integer?, body: string?, json: any, error: string? }>? Fake answers for store:fetch, by URL, or by `POST <url>` for one method only (no network); screen.fetches lists what was sent.
 ---@field tasks table<string, { value: any, error: string? }>? Fake answers for store:run, by task name.
+---@field random_seed integer? Seeds the screen's math.random, so the spec repeats (default: host entropy).
 
 ---`require "sendingstate"`.
 ---@class SSModule

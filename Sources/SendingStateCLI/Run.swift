@@ -59,6 +59,16 @@ extension SendingStateCommand {
     @Flag(name: [.short, .customLong("verbose")], help: "Show Lua tracebacks with every error and warning.")
     var verbose = false
 
+    @Flag(
+      name: .customLong("virtual-clock"),
+      help: "Run the screen on a virtual clock: after each event, its timers and delayed fakes due within --settle seconds fire at once, in time order (as in explore and in specs).")
+    var virtualClock = false
+
+    @Option(
+      name: .customLong("invariant"),
+      help: "A Lua expression over state that must hold after every event, e.g. 'state.count >= 0' (repeatable); exit 1 at the first event after which one does not.")
+    var invariants: [String] = []
+
     @Flag(help: "Say why an EVENT did nothing: the view is disabled or hidden, nothing is registered for it, a gesture was filtered, the callback returned no action, middleware dropped it.")
     var why = false
 
@@ -78,6 +88,8 @@ extension SendingStateCommand {
           commands += try EventScript.commands(inFile: eventsFile)
         }
         var options = try await screen.screenOptions()
+        if virtualClock { options.clock = VirtualClock() }
+        let checks = try Invariants(invariants)
         if format == .json {
           // stdout holds the report alone.
           options.output = { line in Console.line(line, to: .errors) }
@@ -100,13 +112,21 @@ extension SendingStateCommand {
         do {
           for command in commands {
             report(try session.apply(command))
-            let settled = await session.settle(timeout: ScreenSession.duration(seconds: settle), each: report)
+            let settled =
+              virtualClock
+              ? try await session.settleVirtually(seconds: settle, each: report)
+              : await session.settle(timeout: ScreenSession.duration(seconds: settle), each: report)
             for error in settled.errors {
               failed = true
               warn("error: an effect's result failed: " + (verbose ? error.fullDescription : error.description))
             }
             if settled.moreErrors > 0 { warn("error: \(settled.moreErrors) more effect results failed") }
             pending = settled.pending
+            if let broken = checks.broken(by: session.screen.state) {
+              warn("error: after '\(command)': " + broken.message)
+              failed = true
+              break
+            }
           }
         } catch {
           // The JSON report still ends (stdout stays one valid object), with the error in it.

@@ -21,6 +21,12 @@ struct ScreenOptions: ParsableArguments {
 
   @OptionGroup var pluginFlags: PluginFlags
 
+  @Flag(help: "Fail every fetch at once, as if offline: the screen gets its fail actions, the same on every run.")
+  var offline = false
+
+  @Option(name: .customLong("random-seed"), help: "Seed the screen's math.random (default: from host entropy), so runs repeat.")
+  var randomSeed: Int64?
+
   /// The screen options these arguments describe (loads the state, the payload and the
   /// plugins; a plugin that fails to load is reported on stderr and left out).
   func screenOptions() async throws -> LuaScreen.Options {
@@ -33,6 +39,8 @@ struct ScreenOptions: ParsableArguments {
     let set = try pluginFlags.load(screen: screen)
     set.apply(to: &options)
     if let state { options.state = try JSONInput.value(fromArgument: state, name: "--state") }
+    if offline { options.fetcher = FakeFetcher([:]) }
+    options.randomSeed = randomSeed
     if let data {
       do {
         options.data = try await ServerPayload.load(from: data)

@@ -20,7 +20,7 @@ struct SendingStateCommand: AsyncParsableCommand {
       /etc/bash_completion.d/sendingstate).
       """,
     version: "0.1.0",
-    subcommands: [Run.self, Test.self, Check.self, Repl.self, Stubs.self, Init.self, Preview.self, Plugins.self]
+    subcommands: [Run.self, Test.self, Check.self, Repl.self, Explore.self, Stubs.self, Init.self, Preview.self, Plugins.self]
   )
 
   /// Runs the command; usage errors exit with 2 (argument-parser's own code is 64, EX_USAGE).

@@ -480,7 +480,7 @@ return function(prims, settings, busted)
       error("ss.open(path, options): options.tasks must map task names to answers: { geocode = { value = {...} } }", 2)
     end
     local handle, problem = prims.open(screenPath, plain(options and options.state), dataPath, plugins, clock,
-      plain(fetch), plain(tasks))
+      plain(fetch), plain(tasks), options and options.random_seed)
     if not handle then error(problem, 2) end
     open[handle] = scopes[#scopes] or true
     order[#order + 1] = handle

@@ -19,6 +19,9 @@ final class EngineForwarding {
     registrations.append((sender, vid, key, event))
   }
 
+  /// Every registration's sender and event, in registration order.
+  var senderEvents: [(sender: View, event: SenderEvent)] { registrations.map { ($0.sender, $0.event) } }
+
   /// The events registered on `sender`, in registration order.
   func events(of sender: View) -> [SenderEvent] {
     registrations.filter { $0.sender === sender }.map(\.event)

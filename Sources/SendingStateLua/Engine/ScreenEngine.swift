@@ -313,6 +313,16 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     }
   }
 
+  /// The events registered on each sender, in registration order: one pass over every host's
+  /// registrations (for tools that ask about every view at once).
+  func registeredEventsBySender() -> [ObjectIdentifier: [SenderEvent]] {
+    var result: [ObjectIdentifier: [SenderEvent]] = [:]
+    for host in forwarding.keys.sorted() {
+      for (sender, event) in forwarding[host]?.senderEvents ?? [] { result[ObjectIdentifier(sender), default: []].append(event) }
+    }
+    return result
+  }
+
   /// The events the screen registered on `sender` (its `on(...)` calls), in registration order.
   func registeredEvents(on sender: View) -> [SenderEvent] {
     forwarding.keys.sorted().flatMap { forwarding[$0]?.events(of: sender) ?? [] }

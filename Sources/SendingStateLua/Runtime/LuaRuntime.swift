@@ -406,6 +406,13 @@ extension LuaRuntime {
     /// The text of some of ``modules``, by name: `require` compiles it (named after the
     /// module's file) instead of reading the file.
     public var moduleSources: [String: String] = [:]
+    /// The seed of scripts' `math.random`; nil (the default) seeds it from host entropy. Give one
+    /// to make a run repeatable (`sendingstate explore` does, from its `--seed`).
+    ///
+    /// ```swift
+    /// configuration.randomSeed = 42
+    /// ```
+    public var randomSeed: Int64?
 
     /// Creates a configuration (sandboxed, default limits, no script roots).
     public init(limits: Limits = Limits(), mode: Mode = .sandboxed, scriptRoots: [String] = [], modules: [String: String] = [:]) {

@@ -103,6 +103,9 @@ public final class LuaScreen {
     /// Count which lines of the screen's files run (its script, its modules, its plugins'
     /// scripts), from loading on: `sendingstate test --coverage` reads them from ``runtime``.
     package var coverage = false
+    /// The seed of the screen's `math.random` (``LuaRuntime/Configuration/randomSeed``); nil, the
+    /// default, seeds it from host entropy.
+    public var randomSeed: Int64?
 
     /// Creates options.
     public init(
@@ -313,6 +316,7 @@ public final class LuaScreen {
     configuration.moduleSources = options.moduleSources
     configuration.defaultOwner = Self.screenOwner
     configuration.defaultRights = Self.rights(screen: options.capabilities ?? .unrestricted)
+    configuration.randomSeed = options.randomSeed
     runtime = try LuaRuntime(configuration: configuration)
     if options.coverage { try runtime.startCoverage() }
     for owner in Set(configuration.fileOwners.values) {

@@ -227,6 +227,9 @@ public struct FakeFetcher: ScreenFetcher {
     let url = request.url
     guard let response = response(to: request) else {
       let what = request.method == "GET" ? url.absoluteString : "\(request.method) \(url.absoluteString)"
+      guard !responses.isEmpty else {
+        throw FakeFetchError(message: "offline: \(what) was not fetched (no answers are given, so every fetch fails)")
+      }
       throw FakeFetchError(message: "no fake answer for \(what) (answers for: \(responses.keys.sorted().joined(separator: ", ")))")
     }
     if let error = response.error { throw FakeFetchError(message: error) }

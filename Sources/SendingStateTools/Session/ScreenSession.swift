@@ -141,40 +141,64 @@ public final class ScreenSession {
     var settled = Settled()
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
-    var seenActions = screen.actionCount
-    var seenErrors = screen.asyncErrorCount
-    var state = screen.state
+    var seen = (actions: screen.actionCount, errors: screen.asyncErrorCount, state: screen.state)
     while true {
-      if screen.actionCount > seenActions {
-        // (The screen's log keeps the most recent actions only: what came since is taken by count.)
-        let actions = screen.actions(since: seenActions)
-        let record = Record(
-          event: "effect: \(ScreenSession.summaries(of: actions))", actions: actions, before: state, after: screen.state)
-        seenActions = screen.actionCount
-        state = record.after
-        stepCount += 1
-        settled.steps += 1
-        each(record)
-      }
-      if screen.asyncErrorCount > seenErrors {
-        let new = screen.asyncErrorCount - seenErrors
-        let kept = screen.asyncErrors.suffix(min(new, screen.asyncErrors.count))
-        for error in kept {
-          if settled.errors.count < ScreenSession.errorLimit {
-            settled.errors.append(error)
-          } else {
-            settled.moreErrors += 1
-          }
-        }
-        // (Errors the screen's log no longer keeps are counted too.)
-        settled.moreErrors += new - kept.count
-        seenErrors = screen.asyncErrorCount
-      }
+      collect(since: &seen, into: &settled, each: each)
       guard screen.pendingEffects > 0, clock.now < deadline else { break }
       try? await Task.sleep(for: .milliseconds(1))
     }
     settled.pending = screen.pendingEffects
     return settled
+  }
+
+  /// On a ``VirtualClock`` (``LuaScreen/Options/clock``): moves it on by `seconds` at once, so
+  /// every timer and delayed fake due by then fires in time order, and hands what they did to
+  /// `each` as one step.
+  ///
+  /// - Throws: ``ToolError`` when the screen runs on another clock, or too many timers fire.
+  package func settleVirtually(seconds: Double, each: (Record) -> Void) async throws -> Settled {
+    var settled = Settled()
+    var seen = (actions: screen.actionCount, errors: screen.asyncErrorCount, state: screen.state)
+    do {
+      try await screen.advance(by: seconds)
+    } catch {
+      throw ToolError.from(error)
+    }
+    collect(since: &seen, into: &settled, each: each)
+    settled.pending = screen.pendingEffects
+    return settled
+  }
+
+  /// The actions and errors since `seen`: the actions as one step for `each`, the errors
+  /// (within ``errorLimit``) into `settled`.
+  private func collect(
+    since seen: inout (actions: Int, errors: Int, state: LuaValue), into settled: inout Settled, each: (Record) -> Void
+  ) {
+    if screen.actionCount > seen.actions {
+      // (The screen's log keeps the most recent actions only: what came since is taken by count.)
+      let actions = screen.actions(since: seen.actions)
+      let record = Record(
+        event: "effect: \(ScreenSession.summaries(of: actions))", actions: actions, before: seen.state, after: screen.state)
+      seen.actions = screen.actionCount
+      seen.state = record.after
+      stepCount += 1
+      settled.steps += 1
+      each(record)
+    }
+    if screen.asyncErrorCount > seen.errors {
+      let new = screen.asyncErrorCount - seen.errors
+      let kept = screen.asyncErrors.suffix(min(new, screen.asyncErrors.count))
+      for error in kept {
+        if settled.errors.count < ScreenSession.errorLimit {
+          settled.errors.append(error)
+        } else {
+          settled.moreErrors += 1
+        }
+      }
+      // (Errors the screen's log no longer keeps are counted too.)
+      settled.moreErrors += new - kept.count
+      seen.errors = screen.asyncErrorCount
+    }
   }
 
   // MARK: - Reports

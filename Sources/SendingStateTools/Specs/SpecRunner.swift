@@ -400,6 +400,12 @@ public final class SpecRunner {
       if call.count >= 7, case .table(let fakes) = try call.value(7) {
         (options.tasks, options.taskDelays) = try Self.fakeTasks(fakes)
       }
+      if call.count >= 8, call.typeName(8) != "nil" {
+        guard case .integer(let seed) = try call.value(8) else {
+          throw ToolError.usage("ss.open: options.random_seed must be an integer (the seed of the screen's math.random)")
+        }
+        options.randomSeed = seed
+      }
       options.coverage = coverageCounts != nil
       let screen = try LuaScreen(path: path, options: options)
       nextHandle += 1
