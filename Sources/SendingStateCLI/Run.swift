@@ -69,6 +69,11 @@ extension SendingStateCommand {
       help: "A Lua expression over state that must hold after every event, e.g. 'state.count >= 0' (repeatable); exit 1 at the first event after which one does not.")
     var invariants: [String] = []
 
+    @Option(
+      help: "A spec file whose top-level ss.invariant([name,] function(state, view) ... end) calls must hold at the start and after every event; exit 1 at the first that does not.",
+      transform: PathText.argument)
+    var spec: String?
+
     @Flag(help: "Say why an EVENT did nothing: the view is disabled or hidden, nothing is registered for it, a gesture was filtered, the callback returned no action, middleware dropped it.")
     var why = false
 
@@ -89,13 +94,19 @@ extension SendingStateCommand {
         }
         var options = try await screen.screenOptions()
         if virtualClock { options.clock = VirtualClock() }
-        let checks = try Invariants(invariants)
+        let checks = try Invariants(invariants, spec: spec)
         if format == .json {
           // stdout holds the report alone.
           options.output = { line in Console.line(line, to: .errors) }
         }
         let session = try ScreenSession(path: screen.screen, options: options, plugins: try screen.pluginFlags.request())
         if commands.isEmpty, format == .text { emit(session.tree) }
+        // (The start breaking one: no event runs.)
+        let startBroken = checks.broken(by: session.screen.state, on: session.screen)
+        if let startBroken {
+          warn("error: at the start: " + startBroken.message)
+          failed = true
+        }
         // Each step is written as it happens (the JSON report too, in pieces), so the process
         // holds one step's text at a time however long the run.
         if format == .json { Console.raw(ScreenSession.jsonStart) }
@@ -110,7 +121,7 @@ extension SendingStateCommand {
         }
         var pending = 0
         do {
-          for command in commands {
+          for command in commands where startBroken == nil {
             report(try session.apply(command))
             let settled =
               virtualClock
@@ -122,7 +133,7 @@ extension SendingStateCommand {
             }
             if settled.moreErrors > 0 { warn("error: \(settled.moreErrors) more effect results failed") }
             pending = settled.pending
-            if let broken = checks.broken(by: session.screen.state) {
+            if let broken = checks.broken(by: session.screen.state, on: session.screen) {
               warn("error: after '\(command)': " + broken.message)
               failed = true
               break

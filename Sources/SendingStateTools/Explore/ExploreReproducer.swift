@@ -23,7 +23,11 @@ package enum ExploreReproducer {
     ]
     words += screenArguments.map(shellQuoted)
     for event in failure.events { words += ["--send", shellQuoted(event.description)] }
-    if let invariant = failure.invariant { words += ["--invariant", shellQuoted(invariant)] }
+    if failure.fromSpec, let spec = options.spec {
+      words += ["--spec", shellQuoted(spec.hasPrefix("-") ? "./" + spec : spec)]
+    } else if let invariant = failure.invariant {
+      words += ["--invariant", shellQuoted(invariant)]
+    }
     return words.joined(separator: " ")
   }
 
@@ -36,9 +40,13 @@ package enum ExploreReproducer {
   package static func spec(
     for failure: Explorer.Failure, screenPath: String, options: Explorer.Options, state: LuaValue?, data: String? = nil
   ) -> String {
+    let fromSpec = failure.fromSpec ? options.spec : nil
     var lines = [
       "-- Found by `sendingstate explore` (seed \(options.seed)): \(commentText(failure.message))",
-      "-- It fails until the screen is fixed; keep it as a regression test then.",
+      fromSpec.map {
+        "-- Add this test to \(commentText($0)): the invariants it declares check every step of its screens, so the test "
+          + "fails until the screen is fixed; keep it as a regression test then."
+      } ?? "-- It fails until the screen is fixed; keep it as a regression test then.",
       "local ss = require \"sendingstate\"",
       "",
       "it(\(luaQuoted("explore: " + (failure.invariant ?? "no script error"))), function()",
@@ -50,7 +58,7 @@ package enum ExploreReproducer {
       lines.append("  " + luaCall(event, on: "screen"))
       lines.append("  screen:advance(\(ExploreEvents.number(options.settle)))")
     }
-    if let invariant = failure.invariant {
+    if let invariant = failure.invariant, fromSpec == nil {
       lines.append("  local state = screen.state")
       // (On lines of its own, as explore runs it: a trailing comment in the invariant stays one.)
       lines.append("  assert((")

@@ -31,6 +31,8 @@ package final class Explorer {
     package var runLength = 40
     /// Lua expressions over `state` that must hold after every event (`state.count >= 0`).
     package var invariants: [String] = []
+    /// A spec file whose top-level `ss.invariant([name,] fn)` calls must hold after every event.
+    package var spec: String?
     /// Virtual seconds the screen's clock moves on after each event (its timers and delayed
     /// fakes fire within them).
     package var settle = 5.0
@@ -52,6 +54,8 @@ package final class Explorer {
     package var kind: String
     /// The invariant that does not hold; nil for a script error.
     package var invariant: String?
+    /// Whether that invariant is one of the spec's (``Options/spec``), not an expression.
+    package var fromSpec = false
   }
 
   /// What an exploration did.
@@ -85,7 +89,7 @@ package final class Explorer {
   package init(path: String, options: Options) throws {
     self.path = path
     self.options = options
-    _ = try Invariants(options.invariants)  // (each run compiles them anew: see open())
+    _ = try Invariants(options.invariants, spec: options.spec)  // (each run reads them anew: see open())
   }
 
   /// Explores until a failure, the event budget or the time budget; `progress` gets a line
@@ -109,9 +113,11 @@ package final class Explorer {
       defer { screen.close() }
       remember(screen.state)
       var sent: [EventCommand] = []
-      if let broken = checks.broken(by: screen.state) {
+      if let broken = checks.broken(by: screen.state, on: screen) {
         // The start state already breaks it: no event to blame.
-        report.failure = Failure(events: [], message: "at the start: " + broken.message, kind: broken.text, invariant: broken.text)
+        report.failure = Failure(
+          events: [], message: "at the start: " + broken.message, kind: broken.text, invariant: broken.text,
+          fromSpec: checks.specNames.contains(broken.text))
         break
       }
       for _ in 0..<options.runLength where report.events < options.events {
@@ -164,7 +170,7 @@ package final class Explorer {
     // The screen's math.random from the seed too (the same for every run and replay).
     screenOptions.randomSeed = Self.screenSeed(options.seed)
     do {
-      return (try LuaScreen(path: path, options: screenOptions), try Invariants(options.invariants))
+      return (try LuaScreen(path: path, options: screenOptions), try Invariants(options.invariants, spec: options.spec))
     } catch {
       throw ToolError.from(error)
     }
@@ -188,8 +194,11 @@ package final class Explorer {
       failure.message = "an effect's result failed: " + failure.message
       return .failed(failure)
     }
-    if let broken = checks.broken(by: screen.state) {
-      return .failed(Failure(events: [], message: "after \(command): " + broken.message, kind: broken.text, invariant: broken.text))
+    if let broken = checks.broken(by: screen.state, on: screen) {
+      return .failed(
+        Failure(
+          events: [], message: "after \(command): " + broken.message, kind: broken.text, invariant: broken.text,
+          fromSpec: checks.specNames.contains(broken.text)))
     }
     return acted ? .acted : .quiet
   }

@@ -255,6 +255,9 @@ public enum StubGenerator {
     lines.append("---@field version string The host API version.")
     lines.append(
       "---@field open fun(path: string, options: SSOpenOptions?): SSScreen Opens a screen beside the spec or from the project root (specs only).")
+    lines.append(
+      "---@field invariant fun(name: string|fun(state: table, view: SSViews): any, fn: (fun(state: table, view: SSViews): any)?) "
+        + "Declares a check that must hold after every step of each screen this spec file opens (fn returns true while the screen is right); explore --spec FILE checks it too.")
     lines.append("")
     lines.append("---luassert, as extended by `sendingstate test`.")
     lines.append("---@class luassert")
