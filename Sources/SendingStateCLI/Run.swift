@@ -28,6 +28,14 @@ extension SendingStateCommand {
         Reports are bounded: a string value is cut past 16 KiB (its length shown), one
         step's report past 8 MiB (what is left out is counted).
 
+        --record FILE writes the session as a spec: it opens the screen the same way,
+        replays each event and asserts the whole state after it, receives each action
+        effects dispatched with the change it made, and advances the virtual clock as
+        the session did; it passes under `sendingstate test` at once and fails when the
+        screen's behaviour changes. Recording makes the run repeatable: it runs on the
+        virtual clock, fails every fetch at once (as --offline) and seeds math.random
+        (--random-seed, default 1).
+
         Example:
           sendingstate run examples/counter/counter.lua --send 'tap plus'
         """
@@ -74,10 +82,14 @@ extension SendingStateCommand {
       transform: PathText.argument)
     var spec: String?
 
+    @Option(help: "Write the session as a spec to this file (implies --virtual-clock and --offline; seeds math.random with --random-seed, default 1).", transform: PathText.argument)
+    var record: String?
+
     @Flag(help: "Say why an EVENT did nothing: the view is disabled or hidden, nothing is registered for it, a gesture was filtered, the callback returned no action, middleware dropped it.")
     var why = false
 
     func validate() throws {
+      if record != nil, watch { throw ValidationError("--record cannot be combined with --watch (a reload starts a new session)") }
       guard ScreenSession.settleRange.contains(settle) else {
         throw ValidationError("--settle must be a number of seconds from 0 to \(Int(ScreenSession.settleRange.upperBound)) (a day)")
       }
@@ -93,13 +105,25 @@ extension SendingStateCommand {
           commands += try EventScript.commands(inFile: eventsFile)
         }
         var options = try await screen.screenOptions()
+        let virtualClock = virtualClock || record != nil
         if virtualClock { options.clock = VirtualClock() }
+        if record != nil {
+          options.fetcher = FakeFetcher([:])
+          options.randomSeed = options.randomSeed ?? 1
+        }
         let checks = try Invariants(invariants, spec: spec)
         if format == .json {
           // stdout holds the report alone.
           options.output = { line in Console.line(line, to: .errors) }
         }
         let session = try ScreenSession(path: screen.screen, options: options, plugins: try screen.pluginFlags.request())
+        let recorder = record.map { _ in
+          SpecRecorder(
+            screen: session.screen,
+            opening: .init(
+              screen: screen.screen, state: options.state, data: screen.data, plugins: screen.pluginFlags.plugins,
+              randomSeed: options.randomSeed ?? 1))
+        }
         if commands.isEmpty, format == .text { emit(session.tree) }
         // (The start breaking one: no event runs.)
         let startBroken = checks.broken(by: session.screen.state, on: session.screen)
@@ -123,10 +147,12 @@ extension SendingStateCommand {
         do {
           for command in commands where startBroken == nil {
             report(try session.apply(command))
+            recorder?.applied(command, to: session.screen)
             let settled =
               virtualClock
               ? try await session.settleVirtually(seconds: settle, each: report)
               : await session.settle(timeout: ScreenSession.duration(seconds: settle), each: report)
+            recorder?.advanced(by: settle, screen: session.screen)
             for error in settled.errors {
               failed = true
               warn("error: an effect's result failed: " + (verbose ? error.fullDescription : error.description))
@@ -156,6 +182,16 @@ extension SendingStateCommand {
         if format == .json {
           session.jsonEnd(pending: pending) { Console.raw($0) }
           Console.raw("\n")
+        }
+        if let record, let recorder {
+          let spec = recorder.spec(pending: pending, command: (["sendingstate", "run"] + CommandLine.arguments.dropFirst(2).map(ExploreReproducer.shellQuoted)).joined(separator: " "))
+          do {
+            try spec.write(toFile: record, atomically: true, encoding: .utf8)
+          } catch {
+            throw ToolError.usage("--record: could not write \(record): \(error.localizedDescription)")
+          }
+          warn("recorded \(recorder.events) event(s) as a spec in \(record)" + (recorder.stopped.map { " (recording stopped: \($0))" } ?? ""))
+          if failed { warn("warning: the session failed, so the recorded spec fails the same way") }
         }
         if let svg { try SVGRenderer.write(session.screen.renderTree(), to: svg) }
         if let png { try PNGRenderer.write(session.screen.renderTree(), to: png) }
