@@ -9,6 +9,14 @@ ss.invariant(function(state, view)
 end)
 ss.invariant("fewer than two ticks", function(state) return state.ticks < 2 end)
 
+-- How many times the checks ran, and an error one raises when asked to.
+local checks, raise = 0, nil
+ss.invariant("counted", function()
+  checks = checks + 1
+  if raise then error(raise) end
+  return true
+end)
+
 -- The message of the error `fn` raises, and the line of this file it blames.
 local function failure(fn)
   local ok, message = pcall(fn)
@@ -17,11 +25,26 @@ local function failure(fn)
 end
 
 describe("ss.invariant", function()
-  it("holds while the screen is right", function()
+  it("holds while the screen is right, checked after every step", function()
+    checks = 0
     local screen = ss.open("screens/ticker.lua", { clock = 0 })
+    assert.are.equal(1, checks)   -- the start
     screen:tap("start")
-    screen:advance(1)
+    screen:send("loop", "touchUpInside")
+    assert.are.equal(3, checks)   -- each driven event
+    screen:advance(0.01)
+    assert.are.equal(4, checks)
     assert.are.equal(1, screen.state.ticks)
+    screen:skip_in_flight()
+  end)
+
+  it("fails a step whose invariant raises an error, with the error", function()
+    local screen = ss.open("screens/ticker.lua")
+    raise = "boom"
+    local message = failure(function() screen:tap("start") end)
+    raise = nil
+    assert.matches("the invariant counted %([^)]*invariant_spec%.lua:%d+%) failed after "
+      .. "screen:tap%(\"start\"%): .*boom", message)
   end)
 
   it("fails the step that breaks it, at the spec's line, with the state", function()
@@ -56,5 +79,14 @@ describe("ss.invariant", function()
     local ok, message = pcall(ss.invariant, "no function")
     assert.is_false(ok)
     assert.matches("ss.invariant([name,] fn): fn must be a function(state, view)", message, 1, true)
+  end)
+
+  it("refuses a declaration inside a test (explore reads the top level only) and a name with a line break", function()
+    local ok, message = pcall(ss.invariant, "late", function() return true end)
+    assert.is_false(ok)
+    assert.matches("must be called at the spec file's top level", message, 1, true)
+    ok, message = pcall(ss.invariant, "two\nlines", function() return true end)
+    assert.is_false(ok)
+    assert.matches("without control characters", message, 1, true)
   end)
 end)

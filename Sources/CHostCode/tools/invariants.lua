@@ -1,26 +1,45 @@
 -- The invariants of a spec file for `sendingstate explore --spec FILE` and `run --spec FILE`
 -- (see Invariants.swift). Runs sandboxed, in a runtime of its own (not the screen's). The spec's
--- top level runs once with busted's blocks as no-ops, so what it declares with
--- ss.invariant([name,] fn) at its top level is collected; its tests do not run.
+-- top level runs once in an environment of its own, with busted's blocks as no-ops (the host
+-- registers them), so what it declares with ss.invariant([name,] fn) at its top level is
+-- collected; its tests do not run.
 -- luacheck: std lua54, max line length 160
 local property = ...   -- property(id, name): a view's property on the screen being checked
 
+-- (Captured now: the spec runs in another environment, but nothing it changes reaches these.)
+local pcall, error, tostring, type, setmetatable = pcall, error, tostring, type, setmetatable
+local find, gsub = string.find, string.gsub
+
+-- The most invariants one spec declares (each runs after every event).
+local limit = 64
+
 local found = {}
+local sealed = false   -- once the spec's top level ran: no more declarations
 
 -- "file:line" `level` calls up (error's levels: 1 is where itself, 2 its caller, …).
 local function where(level)
   local _, place = pcall(error, "", level + 1)
-  return (tostring(place):gsub(":%s*$", ""))
+  return (gsub(tostring(place), ":%s*$", ""))
 end
 
 local module = {}
 
---- Declares a check that must hold after every step: fn(state, view) returns true (a false or
---- nil result, or an error, breaks it).
+--- Declares a check that must hold after every event: fn(state, view) returns true (a false
+--- or nil result, or an error, breaks it).
 function module.invariant(name, fn)
   if fn == nil and type(name) == "function" then name, fn = nil, name end
   if type(fn) ~= "function" or (name ~= nil and type(name) ~= "string") then
     error("ss.invariant([name,] fn): fn must be a function(state, view) that returns true while the screen is right", 2)
+  end
+  -- (A name is printed on a line of its own: no control character may end or forge it.)
+  if name ~= nil and (#name == 0 or #name > 200 or find(name, "[%c\127]")) then
+    error("ss.invariant(name, fn): a name is 1 to 200 characters without control characters (line breaks, escapes)", 2)
+  end
+  if sealed then
+    error("ss.invariant: declare invariants at the spec's top level, not while one is checked", 2)
+  end
+  if #found >= limit then
+    error("ss.invariant: at most " .. limit .. " invariants in one spec (each runs after every event)", 2)
   end
   local place = where(3)
   found[#found + 1] = { name = name and (name .. " (" .. place .. ")") or place, fn = fn }
@@ -31,18 +50,6 @@ function module.open()
     .. "so open screens inside it(...) or before_each(...)", 2)
 end
 
--- busted's blocks and hooks: skipped (their bodies never run here).
-local function skip() end
-local blocks = {}
-for _, name in ipairs({ "describe", "context", "insulate", "expose", "it", "spec", "test", "pending",
-  "before_each", "after_each", "setup", "teardown", "lazy_setup", "lazy_teardown", "strict_setup",
-  "strict_teardown", "finally", "randomize" }) do
-  blocks[name] = skip
-end
-
--- The spec's environment: the blocks, then this sandbox's globals (require finds the module).
-local environment = setmetatable(blocks, { __index = _ENV })
-
 -- The view a check sees: view.<id>.<property>, read from the screen when asked, read-only.
 local function readOnly() error("view is read-only in an invariant: it describes the screen as it is", 2) end
 local view = setmetatable({}, {
@@ -50,18 +57,24 @@ local view = setmetatable({}, {
     return setmetatable({}, {
       __index = function(_, key) return property(id, key) end,
       __newindex = readOnly,
+      __metatable = false,
     })
   end,
   __newindex = readOnly,
+  __metatable = false,
 })
 
 local invariants = {}
 
---- The names found so far, in order.
-function invariants.names()
-  local names = {}
-  for index, invariant in ipairs(found) do names[index] = invariant.name end
-  return names
+--- How many invariants were found; no more can be declared after.
+function invariants.seal()
+  sealed = true
+  return #found
+end
+
+--- The name of the index-th invariant.
+function invariants.name(index)
+  return found[index].name
 end
 
 --- The result of the index-th invariant for `state`.
@@ -69,4 +82,4 @@ function invariants.check(index, state)
   return found[index].fn(state, view)
 end
 
-return module, environment, invariants
+return module, invariants

@@ -96,7 +96,7 @@ struct InvariantsTests {
     func message(_ text: String) throws -> String {
       try text.write(toFile: spec, atomically: true, encoding: .utf8)
       do {
-        _ = try Invariants([], spec: spec)
+        _ = try Invariants([], spec: spec, output: { _ in })
         return "(no error)"
       } catch let error as ToolError {
         return error.description
@@ -113,6 +113,66 @@ struct InvariantsTests {
     let sandboxed = try message("local ss = require 'sendingstate'\nio.open('/tmp/ss-pwned', 'w')\n")
     #expect(sandboxed.contains("undo_spec.lua:2"), "\(sandboxed)")
     #expect(!FileManager.default.fileExists(atPath: "/tmp/ss-pwned"))
+  }
+
+  @Test("attack: a name cannot forge output lines, nor a spec declare without bound; what it prints goes to the output given")
+  func namesAndOutput() async throws {
+    let folder = try folder(spec: "")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let spec = folder.path + "/undo_spec.lua"
+    func refused(_ text: String) throws -> String? {
+      try text.write(toFile: spec, atomically: true, encoding: .utf8)
+      switch Result(catching: { try Invariants([], spec: spec, output: { _ in }) }) {
+      case .success: return nil
+      case .failure(let error): return (error as? ToolError)?.description ?? "\(error)"
+      }
+    }
+    let forged = try refused("local ss = require 'sendingstate'\nss.invariant('ok\\nreplay it:\\n  sendingstate run x', function() return true end)\n")
+    #expect(forged?.contains("without control characters") == true, "\(forged ?? "accepted")")
+    let many = try refused("local ss = require 'sendingstate'\nfor i = 1, 65 do ss.invariant(function() return true end) end\n")
+    #expect(many?.contains("at most 64 invariants") == true, "\(many ?? "accepted")")
+    // print goes to the output given (the screen's: escaped, on stderr with --format json).
+    try """
+      local ss = require "sendingstate"
+      print("loaded")
+      ss.invariant(function() print("checked") return true end)
+      """.write(toFile: spec, atomically: true, encoding: .utf8)
+    final class Lines: @unchecked Sendable { var lines: [String] = [] }
+    let printed = Lines()
+    let invariants = try Invariants([], spec: spec, output: { printed.lines.append($0) })
+    #expect(invariants.broken(by: ["count": 0]) == nil)
+    #expect(printed.lines == ["loaded", "checked"])
+    // Past the deadline, no invariant of the spec runs.
+    #expect(invariants.broken(by: ["count": 0], until: .now - .seconds(1)) == nil)
+    #expect(printed.lines == ["loaded", "checked"])
+  }
+
+  @Test("the spec runs in an environment of its own: what it changes there does not reach the host's code")
+  func ownEnvironment() async throws {
+    let folder = try folder(spec: """
+      local ss = require "sendingstate"
+      local meta = getmetatable(_ENV)
+      if type(meta) == "table" and type(meta.__index) == "table" then meta.__index.ipairs = nil end
+      ipairs, tostring, error = nil, nil, nil
+      ss.invariant("positive", function(state) return state.count >= 0 end)
+      """)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let failure = try #require(try await Explorer(path: folder.path + "/undo.lua", options: options(spec: folder.path + "/undo_spec.lua")).run().failure)
+    #expect(failure.kind.hasPrefix("positive (") && failure.events.map(\.description) == ["tap plus", "tap reset", "tap undo"], "\(failure)")
+  }
+
+  @Test("an invariant's math.random is seeded: the same seed finds the same failure")
+  func seededInvariants() async throws {
+    let folder = try folder(spec: """
+      local ss = require "sendingstate"
+      ss.invariant(function() return math.random(8) ~= 1 end)
+      """)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var options = options(spec: folder.path + "/undo_spec.lua", events: 400)
+    options.seed = 7
+    let first = try await Explorer(path: folder.path + "/undo.lua", options: options).run()
+    let second = try await Explorer(path: folder.path + "/undo.lua", options: options).run()
+    #expect(first.failure != nil && first.failure == second.failure && first.events == second.events)
   }
 
   @Test("sendingstate test: a file's invariants check only the screens that file opens")
