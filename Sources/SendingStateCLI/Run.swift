@@ -89,7 +89,15 @@ extension SendingStateCommand {
     var why = false
 
     func validate() throws {
-      if record != nil, watch { throw ValidationError("--record cannot be combined with --watch (a reload starts a new session)") }
+      if record != nil {
+        if watch { throw ValidationError("--record cannot be combined with --watch (a reload starts a new session)") }
+        // (What ss.open cannot do the same way: the spec would not replay the session.)
+        if !screen.roots.isEmpty { throw ValidationError("--record cannot carry --root: a spec's ss.open has no script roots") }
+        if !screen.pluginFlags.grants.isEmpty { throw ValidationError("--record cannot carry --grant: a spec's ss.open gives no grants") }
+        if let data = screen.data, data.contains("://") {
+          throw ValidationError("--record needs --data as a file (a spec opens its payload from a file): save \(data) beside the screen")
+        }
+      }
       guard ScreenSession.settleRange.contains(settle) else {
         throw ValidationError("--settle must be a number of seconds from 0 to \(Int(ScreenSession.settleRange.upperBound)) (a day)")
       }
@@ -104,6 +112,9 @@ extension SendingStateCommand {
           try ScriptPath.check(eventsFile, role: "events")
           commands += try EventScript.commands(inFile: eventsFile)
         }
+        if let record {
+          try SpecRecorder.checkTarget(record, inputs: [screen.screen, screen.data, eventsFile, spec].compactMap { $0 } + screen.pluginFlags.plugins)
+        }
         var options = try await screen.screenOptions()
         let virtualClock = virtualClock || record != nil
         if virtualClock { options.clock = VirtualClock() }
@@ -111,18 +122,33 @@ extension SendingStateCommand {
           options.fetcher = FakeFetcher([:])
           options.randomSeed = options.randomSeed ?? 1
         }
-        let checks = try Invariants(invariants, spec: spec)
         if format == .json {
           // stdout holds the report alone.
           options.output = { line in Console.line(line, to: .errors) }
         }
+        let checks = try Invariants(
+          invariants, spec: spec, randomSeed: options.randomSeed ?? 1, output: options.output ?? { Console.line($0, to: .errors) })
         let session = try ScreenSession(path: screen.screen, options: options, plugins: try screen.pluginFlags.request())
         let recorder = record.map { _ in
           SpecRecorder(
             screen: session.screen,
             opening: .init(
-              screen: screen.screen, state: options.state, data: screen.data, plugins: screen.pluginFlags.plugins,
-              randomSeed: options.randomSeed ?? 1))
+              screen: SpecRecorder.path(screen.screen, from: record), state: options.state,
+              data: screen.data.map { SpecRecorder.path($0, from: record) },
+              plugins: screen.pluginFlags.plugins.map { SpecRecorder.path($0, from: record) }, randomSeed: options.randomSeed ?? 1))
+        }
+        var effectsFailed = false
+        /// Writes the recorded spec (after the session, or at an event that failed).
+        func saveRecording(pending: Int) throws {
+          guard let record, let recorder else { return }
+          let command = (["sendingstate", "run"] + CommandLine.arguments.dropFirst(2).map(ExploreReproducer.shellQuoted)).joined(separator: " ")
+          do {
+            try recorder.spec(pending: pending, command: command).write(toFile: record, atomically: true, encoding: .utf8)
+          } catch {
+            throw ToolError.usage("--record: could not write \(record): \(error.localizedDescription)")
+          }
+          warn("recorded \(recorder.events) event(s) as a spec in \(record)" + (recorder.stopped.map { " (recording stopped: \($0))" } ?? ""))
+          if effectsFailed { warn("warning: an effect's result failed in the session, so the recorded spec fails the same way") }
         }
         if commands.isEmpty, format == .text { emit(session.tree) }
         // (The start breaking one: no event runs.)
@@ -146,7 +172,17 @@ extension SendingStateCommand {
         var pending = 0
         do {
           for command in commands where startBroken == nil {
-            report(try session.apply(command))
+            recorder?.willApply()
+            let step: ScreenSession.Record
+            do {
+              step = try session.apply(command)
+            } catch {
+              // The spec expects the same failure, and ends there as the session does.
+              recorder?.failed(command, on: session.screen)
+              try saveRecording(pending: session.screen.pendingEffects)
+              throw error
+            }
+            report(step)
             recorder?.applied(command, to: session.screen)
             let settled =
               virtualClock
@@ -155,6 +191,7 @@ extension SendingStateCommand {
             recorder?.advanced(by: settle, screen: session.screen)
             for error in settled.errors {
               failed = true
+              effectsFailed = true
               warn("error: an effect's result failed: " + (verbose ? error.fullDescription : error.description))
             }
             if settled.moreErrors > 0 { warn("error: \(settled.moreErrors) more effect results failed") }
@@ -183,16 +220,7 @@ extension SendingStateCommand {
           session.jsonEnd(pending: pending) { Console.raw($0) }
           Console.raw("\n")
         }
-        if let record, let recorder {
-          let spec = recorder.spec(pending: pending, command: (["sendingstate", "run"] + CommandLine.arguments.dropFirst(2).map(ExploreReproducer.shellQuoted)).joined(separator: " "))
-          do {
-            try spec.write(toFile: record, atomically: true, encoding: .utf8)
-          } catch {
-            throw ToolError.usage("--record: could not write \(record): \(error.localizedDescription)")
-          }
-          warn("recorded \(recorder.events) event(s) as a spec in \(record)" + (recorder.stopped.map { " (recording stopped: \($0))" } ?? ""))
-          if failed { warn("warning: the session failed, so the recorded spec fails the same way") }
-        }
+        try saveRecording(pending: pending)
         if let svg { try SVGRenderer.write(session.screen.renderTree(), to: svg) }
         if let png { try PNGRenderer.write(session.screen.renderTree(), to: png) }
         if watch { try await Watcher.watch(session: session, printTree: true) }

@@ -308,17 +308,21 @@ return function(prims, settings, busted)
   -- fn(state, view) returns true while the screen is right. `sendingstate explore --spec FILE`
   -- and `run --spec FILE` check the same declarations.
   -- =======================================================================
+  local checking = {}   -- handle -> true while its invariants run (one that drives the screen is not re-checked)
   local function checkInvariants(handle, what, level)
     local declared = invariants[fileOf[handle]]
-    if not declared then return end
+    if not declared or checking[handle] then return end
+    checking[handle] = true
     for _, invariant in ipairs(declared) do
       local ok, holds = pcall(invariant.fn, readOnly(prims.state(handle), "screen.state"), screenView(handle))
+      if not ok or not holds then checking[handle] = nil end
       if not ok then
         error(format("the invariant %s failed after %s: %s", invariant.name, what, tostring(holds)), level + 1)
       elseif not holds then
         error(format("the invariant %s does not hold after %s: state = %s", invariant.name, what, literal(prims.state(handle))), level + 1)
       end
     end
+    checking[handle] = nil
   end
   -- }======================================================================
 
@@ -451,6 +455,18 @@ return function(prims, settings, busted)
         t.asserted = item.state
         check(before, item.state, fn, what, 2)
       end,
+      -- The whole state must equal `expected`, numbers' subtypes included (2 is not 2.0: a
+      -- label shows them differently), as expect and receive compare it.
+      assert_state = function(_, expected)
+        whole("assert_state")
+        if type(expected) ~= "table" then error("screen:assert_state(expected): expected must be a table (the whole state)", 2) end
+        local actual = prims.state(handle)
+        expected = plain(expected)
+        if not same(expected, actual) then
+          error("screen:assert_state(): the state differs (\u{2212} expected, + actual):\n"
+            .. concat(differences(expected, actual, "state", {}), "\n"), 2)
+        end
+      end,
       -- Fails if actions from effects were not received or effects still run (the end of a
       -- test checks this by itself for screens used with expect or receive).
       finish = function()
@@ -525,13 +541,23 @@ return function(prims, settings, busted)
     return driver(handle)
   end
 
-  --- Declares a check that must hold after every step of each screen this spec file opens from
-  --- now on: fn(state, view) returns true while the screen is right (false, nil or an error
-  --- breaks it, failing the step at the spec's line). `explore --spec FILE` checks the same.
+  --- Declares, at a spec file's top level, a check that must hold after every step of each
+  --- screen the file opens: fn(state, view) returns true while the screen is right (false, nil
+  --- or an error breaks it, failing the step at the spec's line). `explore --spec FILE` checks
+  --- the same declarations.
   function module.invariant(name, fn)
     if fn == nil and type(name) == "function" then name, fn = nil, name end
     if type(fn) ~= "function" or (name ~= nil and type(name) ~= "string") then
       error("ss.invariant([name,] fn): fn must be a function(state, view) that returns true while the screen is right", 2)
+    end
+    -- (A name is printed on a line of its own: no control character may end or forge it.)
+    if name ~= nil and (#name == 0 or #name > 200 or name:find("[%c\127]")) then
+      error("ss.invariant(name, fn): a name is 1 to 200 characters without control characters (line breaks, escapes)", 2)
+    end
+    -- At the top level only, as explore reads them (it runs no describe or it).
+    if #scopes ~= 1 or scopes[1].descriptor ~= "file" then
+      error("ss.invariant must be called at the spec file's top level (not inside describe, it or a hook), "
+        .. "where explore --spec finds it too", 2)
     end
     local info = debug.getinfo(2, "Sl")
     local place = info and (info.short_src .. ":" .. tostring(info.currentline)) or "?"
@@ -540,6 +566,9 @@ return function(prims, settings, busted)
       error("ss.invariant must be called while a spec file runs (at its top level)", 2)
     end
     invariants[key] = invariants[key] or {}
+    if #invariants[key] >= 64 then
+      error("ss.invariant: at most 64 invariants in one spec (each runs after every step)", 2)
+    end
     table.insert(invariants[key], { name = name and (name .. " (" .. place .. ")") or place, fn = fn })
   end
 

@@ -741,6 +741,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     var fired = 0
     var atThisInstant = 0
     var instant = clock.now
+    await letRunningEffectsReachTheClock(clock)
     while let next = clock.nextDeadline, next <= end {
       // (Read before the timers fire: a woken effect may make its step at once.)
       let before = finishedEffects + clockSteps
@@ -769,8 +770,21 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
         spins += 1
       }
       advanceYields += spins
+      await letRunningEffectsReachTheClock(clock)
     }
     clock.advance(to: end)
+  }
+
+  /// Lets effects that run without waiting on `clock` (a fake fetch's answer of no delay, an
+  /// effect that has not set its timer yet) deliver or reach the clock before time moves on, so
+  /// what they deliver falls at the instant they started, the same on every run. Bounded: an
+  /// effect waiting on something real (the network) holds the clock for 10,000 yields at most.
+  private func letRunningEffectsReachTheClock(_ clock: VirtualClock) async {
+    var spins = 0
+    while effects.count > clock.sleeping, spins < 10_000, !isClosed {
+      await Task.yield()
+      spins += 1
+    }
   }
 
   /// Waits until no effect is pending, or `timeout` passes; returns whether all settled.

@@ -29,7 +29,8 @@ package enum LuaSource {
     switch value {
     case .nil, .opaque: return "nil"
     case .boolean(let flag): return flag ? "true" : "false"
-    case .integer(let integer): return String(integer)
+    // (-9223372036854775808 reads as a float in Lua: the smallest integer has a name.)
+    case .integer(let integer): return integer == .min ? "math.mininteger" : String(integer)
     case .number(let number): return number.isFinite ? "\(number)" : (number.isNaN ? "0/0" : (number > 0 ? "math.huge" : "-math.huge"))
     case .string(let text): return quoted(text)
     case .table(let table):
@@ -41,11 +42,32 @@ package enum LuaSource {
     }
   }
 
+  /// Characters a reader of the spec would not see or that reorder what they see (C1 controls,
+  /// bidi marks and overrides, line and paragraph separators): written as `\u{…}` escapes, so
+  /// a string a screen chose cannot make the spec read other than it runs.
+  static func invisible(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x80...0x9F, 0x061C, 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2069, 0xFEFF: return true
+    default: return false
+    }
+  }
+
   /// A table key as Lua source: `name` when it is an identifier, `["a b"]` otherwise (a key
   /// a screen or a client chose is never source text).
   package static func key(_ name: String) -> String {
-    name.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil && !keywords.contains(name)
-      ? name : "[\(quoted(name))]"
+    isIdentifier(name) ? name : "[\(quoted(name))]"
+  }
+
+  /// Whether `name` is a Lua name: ASCII letters, digits and `_`, not starting with a digit,
+  /// not a keyword. (Checked byte by byte: a pattern's `$` would let a final line break pass.)
+  package static func isIdentifier(_ name: String) -> Bool {
+    let bytes = Array(name.utf8)
+    guard let first = bytes.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+    let allowed = bytes.allSatisfy { byte in
+      (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+    }
+    return allowed && !keywords.contains(name)
   }
 
   /// Lua's reserved words (never bare keys).
@@ -67,6 +89,8 @@ package enum LuaSource {
       default:
         if scalar.value < 0x20 || scalar.value == 0x7F {
           out += String(format: "\\%03d", scalar.value)
+        } else if invisible(scalar) {
+          out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
         } else {
           out.unicodeScalars.append(scalar)
         }
@@ -75,13 +99,13 @@ package enum LuaSource {
     return out + "\""
   }
 
-  /// The first line of `text` for a Lua comment: every control character (CR and NEL too) a
-  /// space, cut at 300 characters.
+  /// The first line of `text` for a Lua comment: every control character (CR and NEL too) and
+  /// every invisible one (``invisible(_:)``) a space, cut at 300 characters.
   package static func commentText(_ text: String) -> String {
     let line = text.unicodeScalars.prefix { $0 != "\n" }
     var out = ""
     for scalar in line.prefix(300) {
-      let control = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
+      let control = scalar.value < 0x20 || scalar.value == 0x7F || invisible(scalar)
       out.unicodeScalars.append(control ? " " : scalar)
     }
     return out
