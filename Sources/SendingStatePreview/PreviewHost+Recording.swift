@@ -13,7 +13,7 @@ import SendingStateTools
 extension PreviewHost {
   /// The most bytes of spec a preview records: it goes to the page in one message, within the
   /// page's queue (``pageBudget``).
-  nonisolated static let recordLimit = 512 << 10
+  nonisolated package static let recordLimit = 512 << 10
   /// The most seconds one refresh moves a driven clock (a server that stalled does not jump
   /// the screen's time ahead).
   nonisolated static let maxTick = 1.0
