@@ -13,7 +13,7 @@ import SendingStateTools
 extension PreviewHost {
   /// The most bytes of spec a preview records: it goes to the page in one message, within the
   /// page's queue (``pageBudget``).
-  nonisolated package static let recordLimit = 512 << 10
+  nonisolated package static let recordLimit = 256 << 10
   /// The most seconds one refresh moves a driven clock (a server that stalled does not jump
   /// the screen's time ahead).
   nonisolated static let maxTick = 1.0
@@ -23,14 +23,46 @@ extension PreviewHost {
     case .start: startRecording()
     case .save: saveSpec(for: client)
     case .stop:
-      status = recorder == nil ? "not recording" : "recording stopped"
+      guard recorder != nil else {
+        status = "not recording"
+        return
+      }
       recorder = nil
+      // Fetches go out again and math.random is the script's own (the clock stays the one the
+      // preview moves).
+      do {
+        let original = optionsBeforeRecording
+        try session.restart { options in
+          options.fetcher = original?.fetcher ?? options.fetcher
+          options.randomSeed = original?.randomSeed
+        }
+        status = "recording stopped: the screen runs as before it (fetches go out again)"
+      } catch {
+        setError(ToolError.from(error), fromReload: false)
+        status = "recording stopped; the screen did not open again (see the error)"
+      }
     }
+  }
+
+  /// Why this preview's session cannot be recorded as a spec (what `ss.open` cannot open the
+  /// same way), or nil.
+  var unrecordable: String? {
+    if !session.options.scriptRoots.isEmpty { return "it runs with --root, and a spec's ss.open has no script roots" }
+    if let grants = session.plugins?.grants, grants.screen != nil || !grants.plugins.isEmpty {
+      return "it runs with --grant, and a spec's ss.open gives no grants"
+    }
+    if let data = recordedData, data.contains("://") { return "its payload comes from a URL; save it as a file and use --data FILE" }
+    return nil
   }
 
   /// Starts recording (again): the screen reopens from its current state as the spec will
   /// open it.
   func startRecording() {
+    if let reason = unrecordable {
+      status = "this session cannot be recorded: " + reason
+      return
+    }
+    if optionsBeforeRecording == nil { optionsBeforeRecording = session.options }
     do {
       try session.restart { options in
         options.clock = VirtualClock()
@@ -44,11 +76,13 @@ extension PreviewHost {
     }
     drivesClock = true
     lastTick = .now
+    // (Absolute paths: the page saves the spec wherever its user chooses.)
+    func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
     recorder = SpecRecorder(
       screen: session.screen,
       opening: .init(
-        screen: session.path, state: session.options.state, data: recordedData, plugins: session.plugins?.explicit ?? [],
-        randomSeed: 1),
+        screen: absolute(session.path), state: session.options.state, data: recordedData.map(absolute),
+        plugins: (session.plugins?.explicit ?? []).map(absolute), randomSeed: 1),
       maxBytes: PreviewHost.recordLimit)
     status = "recording: the screen started again from its state, offline, on a clock the preview moves; use it, then Save spec"
   }
@@ -62,7 +96,13 @@ extension PreviewHost {
     }
     let text = recorder.spec(pending: session.screen.pendingEffects)
     let name = (PathText.name(of: session.path) as NSString).deletingPathExtension + "_spec.lua"
-    send("{\"type\":\"spec\",\"name\":\(jsonText(VisibleText.escaped(name))),\"text\":\(jsonText(text))}", to: client)
+    let message = "{\"type\":\"spec\",\"name\":\(jsonText(VisibleText.escaped(name))),\"text\":\(jsonText(text))}"
+    // (Within half the page's queue, with room for the patch that follows it.)
+    guard message.utf8.count <= PreviewHost.pageBudget / 2 else {
+      status = "the spec is too large to send (\(message.utf8.count) bytes): Record again for a shorter session"
+      return
+    }
+    send(message, to: client)
     status = "spec saved: \(recorder.events) event(s)" + (recorder.stopped.map { " (the recording stopped: \($0))" } ?? "")
   }
 
@@ -91,10 +131,12 @@ extension PreviewHost {
     isTicking = true
     do {
       try await session.screen.advance(by: step)
+      recorder?.advanced(by: step, screen: session.screen)
     } catch {
       setError(ToolError.from(error), fromReload: false)
+      // (A spec that advanced as far would fail the same way, at a line that says less.)
+      recorder?.abandon("the clock failed to move: \(ToolError.from(error).description)")
     }
-    recorder?.advanced(by: step, screen: session.screen)
     isTicking = false
     let messages = waiting
     waiting = []

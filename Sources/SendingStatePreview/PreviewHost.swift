@@ -102,6 +102,8 @@ package final class PreviewHost {
   /// How a recorded spec opens the screen besides its path and state: the payload's path and
   /// the plugin folders, as given to the CLI.
   package var recordedData: String?
+  /// The session's options before the first recording changed them (offline, seeded).
+  var optionsBeforeRecording: LuaScreen.Options?
   private var knownAsyncErrors = 0
   private var limiter: RateLimiter
 

@@ -109,4 +109,23 @@ struct PreviewRecordingTests {
     #expect(stopped == "not recording")
     #expect(throws: PreviewRequest.Invalid.self) { try PreviewRequest(text: #"{"record":"erase"}"#) }
   }
+
+  @Test("a session a spec cannot open the same way is refused; Stop gives the screen its fetches and random numbers back")
+  func refusalsAndStop() async throws {
+    let (folder, screen) = try ticker()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var options = LuaScreen.Options()
+    options.scriptRoots = [folder.path]
+    let rooted = try PreviewHost(path: screen, options: options)
+    defer { rooted.session.screen.close() }
+    rooted.handleRecording(.start, for: 0)
+    #expect(rooted.recorder == nil && rooted.status.hasPrefix("this session cannot be recorded: it runs with --root"), "\(rooted.status)")
+    let host = try PreviewHost(path: screen)
+    defer { host.session.screen.close() }
+    host.handleRecording(.start, for: 0)
+    #expect(host.recorder != nil && host.session.options.randomSeed == 1 && host.session.options.fetcher is FakeFetcher)
+    host.handleRecording(.stop, for: 0)
+    #expect(host.recorder == nil && host.session.options.randomSeed == nil && !(host.session.options.fetcher is FakeFetcher))
+    #expect(host.status.hasPrefix("recording stopped: the screen runs as before it"), "\(host.status)")
+  }
 }

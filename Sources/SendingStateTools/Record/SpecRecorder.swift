@@ -131,12 +131,7 @@ package final class SpecRecorder {
     guard stopped == nil else { return }
     unwrittenAdvance += seconds
     guard !received.isEmpty else { return }
-    var unit = advanceLines()
-    unit += received
-    unit.append("  screen:assert_state(state)")
-    received = []
-    receivedBytes = 0
-    write(unit)
+    write(advanceLines())
   }
 
   /// The spec: one test that replays the session; `pending` effects still running at its end
@@ -213,9 +208,18 @@ package final class SpecRecorder {
     }
   }
 
+  /// The clock's unwritten move, then the actions received since (after an advance, even of
+  /// 0, which delivers them in the spec), asserted.
   private func advanceLines() -> [String] {
-    guard unwrittenAdvance > 0 else { return [] }
-    return ["  screen:advance(\(Self.seconds(unwrittenAdvance)))"]
+    var unit: [String] = []
+    if unwrittenAdvance > 0 || !received.isEmpty { unit.append("  screen:advance(\(Self.seconds(unwrittenAdvance)))") }
+    if !received.isEmpty {
+      unit += received
+      unit.append("  screen:assert_state(state)")
+      received = []
+      receivedBytes = 0
+    }
+    return unit
   }
 
   /// Appends `unit` whole (a call with its assertions, a receive with its function), or stops
@@ -233,6 +237,9 @@ package final class SpecRecorder {
     if unit.contains(where: { $0.hasPrefix("  screen:advance(") }) { unwrittenAdvance = 0 }
     return true
   }
+
+  /// Stops recording for `reason` (the spec ends where it stopped, saying so).
+  package func abandon(_ reason: String) { stop(reason) }
 
   private func stop(_ reason: String) {
     if stopped == nil { stopped = reason }

@@ -275,6 +275,21 @@ struct SpecRecorderTests {
     #expect(test.status == 0, "\(test.stdout)\(spec)")
   }
 
+  @Test("an offline fetch's failure is received where it came: before the next event, after an advance (even of 0)")
+  func fetches() async throws {
+    let folder = try folder(["spec/screens/fetching.lua"])
+    defer { try? FileManager.default.removeItem(at: folder) }
+    for settle in ["0", "1"] {
+      let run = try await runCLI(
+        ["run", "fetching.lua", "--settle", settle, "--send", "tap load", "--send", "type query tea", "--record", "f_spec.lua"], in: folder.path)
+      #expect(run.status == 0, "\(run.stderr)")
+      let spec = try String(contentsOf: folder.appendingPathComponent("f_spec.lua"), encoding: .utf8)
+      #expect(spec.contains("  screen:advance(\(settle))\n  screen:receive({ error = \"offline: https://api.example.com/items was not fetched"), "\(spec)")
+      let test = try await runCLI(["test", "f_spec.lua"], in: folder.path)
+      #expect(test.status == 0 && test.stdout.contains("1 passed"), "settle \(settle): \(test.stdout)\n\(spec)")
+    }
+  }
+
   @Test("--record cannot be combined with --watch")
   func watchRefused() async throws {
     let result = try await runCLI(["run", "examples/counter/counter.lua", "--watch", "--record", "/tmp/never_spec.lua"])
