@@ -62,7 +62,7 @@ struct PreviewRecordingTests {
     host.receive(#"{"seq":3,"verb":"tap","id":"start"}"#, from: client)
     await host.tick(by: 2)  // (at most a second a tick)
     host.receive(#"{"seq":4,"record":"save"}"#, from: client)
-    let spec = try #require(try await next("spec", from: &iterator))
+    let spec = try await next("spec", from: &iterator)
     #expect(spec["name"] as? String == "ticker_spec.lua")
     let text = try #require(spec["text"] as? String)
     #expect(text.contains("screen:advance(0.304)\n  screen:receive(\"tick\", function(s)\n    s.ticks = 1\n"), "\(text)")
