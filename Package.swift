@@ -205,7 +205,7 @@ let package = Package(
     .testTarget(
       name: "SendingStatePreviewTests",
       dependencies: [
-        "SendingStatePreview", "SendingStateTools", "SendingStateLua", "SendingStateHeadless",
+        "SendingStatePreview", "SendingStateTools", "SendingStateLua", "SendingStateHeadless", "SendingStateTestSupport",
         .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOCore", package: "swift-nio"),
       ],
       swiftSettings: strictSettings

@@ -335,6 +335,7 @@
 ---@field close fun(self: SSScreen) Closes the screen.
 ---@field expect fun(self: SSScreen, action: string|table, change: fun(state: table)?) Performs an action; change(state) must turn a copy of the state before into the state after (leave it out when nothing may change).
 ---@field receive fun(self: SSScreen, action: string|table, change: fun(state: table)?) The next action an effect dispatched must be this one; change(state) must make its state change.
+---@field assert_state fun(self: SSScreen, expected: table) The whole state must equal expected, numbers' subtypes included (2 is not 2.0); fails listing the differences.
 ---@field finish fun(self: SSScreen) Fails if actions from effects were not received or effects still run.
 ---@field skip_received fun(self: SSScreen) Accepts the actions received so far without asserting them.
 ---@field skip_in_flight fun(self: SSScreen) Effects still running at the end of the test are not owed.
@@ -352,6 +353,7 @@
 ---@class SSModule
 ---@field version string The host API version.
 ---@field open fun(path: string, options: SSOpenOptions?): SSScreen Opens a screen beside the spec or from the project root (specs only).
+---@field invariant fun(name: string|fun(state: table, view: SSViews): any, fn: (fun(state: table, view: SSViews): any)?) Declares a check that must hold after every step of each screen this spec file opens (fn returns true while the screen is right); explore --spec FILE checks it too.
 
 ---luassert, as extended by `sendingstate test`.
 ---@class luassert

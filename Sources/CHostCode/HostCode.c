@@ -60,6 +60,10 @@ static const unsigned char file_templates_project_screen_spec_lua[] = {
 #embed "templates/project/screen_spec.lua"
 };
 
+static const unsigned char file_tools_invariants_lua[] = {
+#embed "tools/invariants.lua"
+};
+
 static const unsigned char file_tools_screen_types_lua[] = {
 #embed "tools/screen_types.lua"
 };
@@ -86,6 +90,7 @@ static const struct {
   {"templates/project/busted.lua", file_templates_project_busted_lua, sizeof file_templates_project_busted_lua},
   {"templates/project/screen.lua", file_templates_project_screen_lua, sizeof file_templates_project_screen_lua},
   {"templates/project/screen_spec.lua", file_templates_project_screen_spec_lua, sizeof file_templates_project_screen_spec_lua},
+  {"tools/invariants.lua", file_tools_invariants_lua, sizeof file_tools_invariants_lua},
   {"tools/screen_types.lua", file_tools_screen_types_lua, sizeof file_tools_screen_types_lua},
 };
 

@@ -20,7 +20,9 @@ extension SendingStateCommand {
         failure replays the same way.
 
         After every event: no script error (a bad state is one: the schema is
-        checked by every update), and each --invariant holds. A failure is shrunk to
+        checked by every update), each --invariant holds, and so does each
+        ss.invariant([name,] function(state, view) ... end) at the top level of the
+        --spec file (only its top level runs: describe, it and the hooks are skipped). A failure is shrunk to
         a short list of events that fails the same way, printed as a `run` command
         that replays it and as a spec (--save-spec FILE writes it); exit 1.
         Deterministic by --seed; progress goes to stderr about once a second.
@@ -48,6 +50,11 @@ extension SendingStateCommand {
       name: .customLong("invariant"),
       help: "A Lua expression over state that must hold after every event, e.g. 'state.count >= 0' (repeatable).")
     var invariants: [String] = []
+
+    @Option(
+      help: "A spec file whose top-level ss.invariant([name,] function(state, view) ... end) calls must hold after every event.",
+      transform: PathText.argument)
+    var spec: String?
 
     @Option(name: .customLong("save-spec"), help: "Write the failure's spec to this file.", transform: PathText.argument)
     var saveSpec: String?
@@ -81,6 +88,7 @@ extension SendingStateCommand {
       options.time = ScreenSession.duration(seconds: time)
       options.settle = settle
       options.invariants = invariants
+      options.spec = spec
       let report: Explorer.Report
       let explorer: Explorer
       do {

@@ -70,6 +70,7 @@ extension SendingStateCommand {
         let server = try PreviewServer(
           path: screen.screen, options: try await screen.screenOptions(), plugins: try screen.pluginFlags.request(),
           configuration: .init(host: host, port: port), token: chosenToken ?? remembered?.token ?? PreviewToken())
+        server.host.recordedData = screen.data
         if !server.configuration.isLoopback {
           Console.line("listening on \(host): anyone who can reach it and has the URL can drive the screen", to: .errors, label: .warning)
         }

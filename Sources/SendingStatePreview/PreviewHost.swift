@@ -86,7 +86,24 @@ package final class PreviewHost {
   private var unsentLog: [LogEntry] = []
   private var diff: [String] = []
   private var error: (message: String, file: String?, line: Int?, fromReload: Bool)?
-  private var status = ""
+  var status = ""
+  /// The session being written as a spec (the page's Record), if any.
+  package internal(set) var recorder: SpecRecorder?
+  /// Whether the screen runs on a virtual clock that ``moveClock()`` moves with real time (from
+  /// the first recording on: so a recorded spec can advance its clock exactly as it moved).
+  package internal(set) var drivesClock = false
+  /// Whether ``tick(by:)`` is moving the clock now, and the messages that came meanwhile.
+  var isTicking = false
+  var waiting: [(text: String, client: Int)] = []
+  /// The most messages kept waiting for a tick to end.
+  nonisolated static let waitingLimit = 256
+  /// When ``moveClock()`` last moved the driven clock.
+  var lastTick = ContinuousClock.now
+  /// How a recorded spec opens the screen besides its path and state: the payload's path and
+  /// the plugin folders, as given to the CLI.
+  package var recordedData: String?
+  /// The session's options before the first recording changed them (offline, seeded).
+  var optionsBeforeRecording: LuaScreen.Options?
   private var knownAsyncErrors = 0
   private var limiter: RateLimiter
 
@@ -158,6 +175,16 @@ package final class PreviewHost {
 
   /// Handles one text frame from page `client`.
   package func receive(_ text: String, from client: Int) {
+    // (While a driven clock moves, its timers deliver between awaits: a message then waits for
+    // the tick to end, so a recorded event never falls inside one advance of the clock.)
+    if isTicking {
+      guard waiting.count < PreviewHost.waitingLimit else {
+        send(patchMessage(seq: nil, problem: "too many messages while the clock moved; this one was dropped"), to: client)
+        return
+      }
+      waiting.append((text, client))
+      return
+    }
     guard limiter.allow(now: ContinuousClock.now) else {
       send(patchMessage(seq: nil, problem: "too many events: at most 60 a second; this one was dropped"), to: client)
       return
@@ -178,18 +205,25 @@ package final class PreviewHost {
     case .scroll(let list, let first):
       scroll(list, to: first)
       broadcast(seq: request.seq, origin: client)
+    case .record(let recording):
+      handleRecording(recording, for: client)
+      broadcast(seq: request.seq, origin: client)
+      status = ""
     }
   }
 
   /// Applies `command` to the screen, logging it; a failure becomes the panel's error.
   package func apply(_ command: EventCommand) {
+    recorder?.willApply()
     do {
       let step = try session.apply(command)
+      recorder?.applied(command, to: session.screen)
       diff = StateDiff.lines(from: step.before, to: step.after)
       record(LogEntry(event: step.event, actions: step.actions.map(PreviewHost.summary), why: step.why, error: nil))
       if error?.fromReload == false { error = nil }
     } catch {
       let toolError = ToolError.from(error)
+      recorder?.failed(command, on: session.screen)
       diff = []
       record(LogEntry(event: command.description, actions: [], error: toolError.description))
       setError(toolError, fromReload: false)
@@ -213,7 +247,7 @@ package final class PreviewHost {
     if unsentLog.count > PreviewHost.logLimit { unsentLog.removeFirst(unsentLog.count - PreviewHost.logLimit) }
   }
 
-  private func setError(_ toolError: ToolError, fromReload: Bool) {
+  func setError(_ toolError: ToolError, fromReload: Bool) {
     let message = PreviewHost.shown(toolError.description, limit: ReportText.valueLimit)
     if case .script(let scriptError) = toolError {
       error = (message, scriptError.chunk.map { PreviewHost.shown($0, limit: PreviewHost.entryLimit) }, scriptError.line, fromReload)
@@ -235,6 +269,10 @@ package final class PreviewHost {
       try session.reload()
       error = nil
       status = "reloaded \(PathText.name(of: session.path)) (state kept)"
+      if recorder != nil {
+        recorder = nil
+        status += "; recording stopped (the script changed): start it again"
+      }
       knownAsyncErrors = 0
     } catch {
       setError(ToolError.from(error), fromReload: true)
@@ -261,13 +299,13 @@ package final class PreviewHost {
 
   // MARK: - Messages to pages
 
-  private func send(_ message: String, to client: Int) {
+  func send(_ message: String, to client: Int) {
     clients[client]?.push(message)
   }
 
   /// Sends what changed to every page; `seq` only to the page that asked (`origin`). Without
   /// `seq` or `force`, nothing is sent when nothing changed.
-  private func broadcast(seq: Int?, origin: Int?, force: Bool = true) {
+  func broadcast(seq: Int?, origin: Int?, force: Bool = true) {
     let next = PreviewTree(screen: session.screen.renderTree())
     let operations = next.patch(from: tree)
     guard force || seq != nil || !operations.isEmpty || !unsentLog.isEmpty else { return }
@@ -284,7 +322,7 @@ package final class PreviewHost {
     }
   }
 
-  private func patchMessage(seq: Int?, problem: String) -> String {
+  func patchMessage(seq: Int?, problem: String) -> String {
     let saved = error
     error = (PreviewHost.shown(problem, limit: ReportText.valueLimit), nil, nil, false)
     defer { error = saved }
@@ -316,6 +354,7 @@ package final class PreviewHost {
       + "\"diff\":[\(diff.map { jsonText(VisibleText.escaped($0)) }.joined(separator: ","))],"
       + "\"error\":\(errorJSON ?? "null"),"
       + "\"warnings\":[\(warnings.map(jsonText).joined(separator: ","))],"
+      + "\"recording\":\(recordingJSON),"
       + "\"status\":\(jsonText(VisibleText.escaped(note ?? status)))}"
   }
 }

@@ -13,11 +13,14 @@ import SendingStateTools
 /// {"seq": 11, "line": "tap plus"}
 /// {"seq": 12, "scroll": {"list": "items", "first": 5}}
 /// {"seq": 13, "sync": true}
+/// {"seq": 14, "record": "start"}
 /// ```
 ///
 /// `verb`/`line` messages become the CLI's EVENTs (``EventCommand``), so everything a page does
 /// can be replayed with `sendingstate run --send`. `scroll` moves a list's window (the EVENT
-/// grammar has no scroll yet); `sync` asks for the whole tree again.
+/// grammar has no scroll yet); `sync` asks for the whole tree again; `record` starts writing the
+/// session as a spec, saves what was recorded so far (`save`: the spec comes back to that page
+/// alone) or stops (see ``PreviewHost``).
 package struct PreviewRequest: Equatable, Sendable {
   /// What the page asks for.
   package enum Action: Equatable, Sendable {
@@ -27,6 +30,18 @@ package struct PreviewRequest: Equatable, Sendable {
     case scroll(list: String, first: Int)
     /// Send the whole tree and panel again.
     case sync
+    /// Start, save or stop recording the session as a spec.
+    case record(Recording)
+  }
+
+  /// What `record` asks for.
+  package enum Recording: String, Equatable, Sendable, CaseIterable {
+    /// Start recording (again, from now).
+    case start
+    /// Send the spec recorded so far to the page.
+    case save
+    /// Stop recording.
+    case stop
   }
 
   /// The page's sequence number, echoed in the reply (for latency and ordering).
@@ -62,6 +77,7 @@ package struct PreviewRequest: Equatable, Sendable {
     var line: String?
     var scroll: Scroll?
     var sync: Bool?
+    var record: String?
   }
 
   private enum Row: Decodable, Equatable {
@@ -105,6 +121,11 @@ package struct PreviewRequest: Equatable, Sendable {
     }
     if wire.sync == true {
       action = .sync
+    } else if let record = wire.record {
+      guard let recording = Recording(rawValue: record) else {
+        throw Invalid(description: "record must be \(Recording.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
+      }
+      action = .record(recording)
     } else if let scroll = wire.scroll {
       try PreviewRequest.checkName(scroll.list, "scroll.list")
       guard PreviewRequest.rowRange.contains(scroll.first) else {
@@ -121,7 +142,7 @@ package struct PreviewRequest: Equatable, Sendable {
     } else if let verb = wire.verb {
       action = .event(try PreviewRequest.command(verb: verb, wire: wire))
     } else {
-      throw Invalid(description: "message has no verb, line, scroll or sync")
+      throw Invalid(description: "message has no verb, line, scroll, sync or record")
     }
   }
 

@@ -303,6 +303,7 @@ package struct PreviewServer: Sendable {
         var lastPoll = ContinuousClock.now
         while !Task.isCancelled {
           try? await Task.sleep(for: configuration.refreshInterval)
+          await host.moveClock()
           await host.refresh()
           if lastPoll.duration(to: .now) >= configuration.watchInterval {
             lastPoll = .now

@@ -212,7 +212,9 @@ struct PreviewScriptTextTests {
     }
     // Each textContent, alt, placeholder and title set from data goes through visible() (or
     // element(), which applies it); the rest are the page's own words or numbers.
-    let own = ["el.textContent = text; el.className = kind", "$(\"latency\").textContent = \"round trip \"", "value.textContent = format(v)"]
+    let own = ["el.textContent = text; el.className = kind", "$(\"latency\").textContent = \"round trip \"", "value.textContent = format(v)",
+      "$(\"record\").textContent = on ? \"● Record again\" : \"● Record\"",
+    ]
     for line in source.split(separator: "\n") where line.contains("textContent =") || line.contains(".alt =") || line.contains(".placeholder =") || line.contains("document.title =") {
       #expect(line.contains("visible(") || own.contains { line.contains($0) }, "\(line)")
     }

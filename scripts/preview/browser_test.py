@@ -347,6 +347,48 @@ def run_png_of_the_counter(driver):
 
 
 @test
+def record_a_session_as_a_spec(driver):
+    # Record, use the screen, Save spec: the spec the page gives back passes under
+    # `sendingstate test` at once, and fails after a deliberate change to the screen.
+    preview = Preview("counter", "counter.lua")
+    try:
+        ready(driver, preview)
+        view(driver, "#record").click()
+        until(driver, lambda: driver.find_element(By.ID, "recording").text.startswith("recording: 0 event(s)"),
+              "the recording to start")
+        for _ in range(2):
+            view(driver, '[data-id="plus"] button').click()
+        until(driver, lambda: label(driver, '[data-id="count"]') == "3", "two taps on plus")
+        view(driver, '[data-id="minus"] button').click()
+        ActionChains(driver).double_click(view(driver, '[data-id="count"]')).perform()
+        until(driver, lambda: label(driver, '[data-id="count"]') == "0", "minus, then a double tap to reset")
+        # (A double click is two clicks and a double tap: the clicks are recorded too, doing nothing.)
+        def recorded():
+            match = re.search(r"recording: (\d+) event", driver.find_element(By.ID, "recording").text)
+            return match and int(match.group(1)) >= 4
+        until(driver, recorded, "four events or more recorded")
+        view(driver, "#save-spec").click()
+        until(driver, lambda: driver.find_element(By.ID, "spec-box").is_displayed(), "the spec to come back")
+        text = driver.find_element(By.ID, "spec-text").get_attribute("textContent")
+        link = driver.find_element(By.ID, "spec-download")
+        assert link.get_attribute("download") == "counter_spec.lua", link.get_attribute("download")
+        assert link.get_attribute("href").startswith("blob:"), link.get_attribute("href")
+        assert 'screen:gesture("count", "tap", { taps = 2 })' in text, text
+        shot(driver, "preview-record.png")
+        spec = preview.path("counter_spec.lua")
+        with open(spec, "w") as f:
+            f.write(text)
+        passing = subprocess.run([ARGS.binary, "test", spec], cwd=os.path.dirname(spec), capture_output=True, text=True)
+        assert passing.returncode == 0 and "1 passed, 0 failed" in passing.stdout, passing.stdout + passing.stderr
+        edit(preview.screen, "s.count = s.count + 1", "s.count = s.count + 2")
+        failing = subprocess.run([ARGS.binary, "test", spec], cwd=os.path.dirname(spec), capture_output=True, text=True)
+        assert failing.returncode == 1 and "0 passed, 1 failed" in failing.stdout, failing.stdout + failing.stderr
+        print("    a recorded session (%d lines of spec): it passes, and fails once plus adds two" % text.count("\n"))
+    finally:
+        preview.stop()
+
+
+@test
 def narrow_window_fits(driver):
     # A phone-sized window: nothing is wider than the window (no sideways scrolling of the
     # page), the panel goes under the phone, and the screen still works.

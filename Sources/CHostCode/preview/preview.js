@@ -48,6 +48,8 @@
         preview.version = message.version;
       }
       panel(message.panel, false);
+    } else if (message.type === "spec") {
+      showSpec(message.name, message.text);
     }
     if (message.seq != null && sentAt.has(message.seq)) {
       preview.latency = performance.now() - sentAt.get(message.seq);
@@ -428,6 +430,32 @@
     input.value = "";
   });
 
+  // ---- recording --------------------------------------------------------------------
+  // Record restarts the screen from its state on a clock the preview moves; Save spec brings
+  // back the spec recorded so far, shown here and offered as a download.
+  $("record").addEventListener("click", () => send({ record: "start" }));
+  $("save-spec").addEventListener("click", () => send({ record: "save" }));
+  $("stop-record").addEventListener("click", () => send({ record: "stop" }));
+  let specURL = null;
+  function showSpec(name, text) {
+    $("spec-text").textContent = visible(text);
+    if (specURL) URL.revokeObjectURL(specURL);
+    specURL = URL.createObjectURL(new Blob([text], { type: "text/x-lua" }));
+    const link = $("spec-download");
+    link.href = specURL;
+    link.download = name;
+    link.textContent = "download " + visible(name);
+    $("spec-box").hidden = false;
+  }
+  function recording(data) {
+    const on = data.recording != null;
+    $("save-spec").disabled = !on;
+    $("stop-record").disabled = !on;
+    $("record").textContent = on ? "● Record again" : "● Record";
+    const said = on ? "recording: " + data.recording.events + " event(s)" + (data.recording.stopped ? " (stopped: " + data.recording.stopped + ")" : "") : "";
+    $("recording").textContent = visible(said);
+  }
+
   // ---- panel ------------------------------------------------------------------------
   function status(text, bad) {
     const el = $("status");
@@ -462,6 +490,7 @@
       diff.replaceChildren(...(data.diff.length ? data.diff.map((line) => element("li", "", line)) : [element("li", "quiet", "no state changes")]));
     }
     renderState(data.state, data.diff);
+    recording(data);
     const warnings = $("warnings");
     $("warnings-box").hidden = data.warnings.length === 0;
     warnings.replaceChildren(...data.warnings.map((w) => element("li", "", w)));

@@ -14,7 +14,14 @@ return function(prims, settings, busted)
   local currentFile
 
   busted.subscribe({ "file", "start" }, function(file) currentFile = file.name return nil, true end)
-  busted.subscribe({ "file", "end" }, function() currentFile = nil return nil, true end)
+  -- Invariants: spec file -> { { name, fn } }, declared by ss.invariant; the file that opened a
+  -- screen, by handle (its invariants check that screen's steps).
+  local invariants, fileOf = {}, {}
+  busted.subscribe({ "file", "end" }, function(file)
+    invariants[file.name] = nil
+    currentFile = nil
+    return nil, true
+  end)
 
   local function exists(candidate) return lfs.attributes(candidate, "mode") ~= nil end
   local roots = {}
@@ -63,6 +70,7 @@ return function(prims, settings, busted)
     if open[handle] ~= nil then
       open[handle] = nil
       whys[handle] = nil
+      fileOf[handle] = nil
       prims.close(handle)
     end
   end
@@ -278,6 +286,46 @@ return function(prims, settings, busted)
 
   -- }======================================================================
 
+  -- screen.view (of a row when list and index are given): view.<id>.<property>, read-only.
+  local function screenView(handle, list, index)
+    return setmetatable({}, {
+      __index = function(_, id)
+        return setmetatable({}, {
+          __index = function(_, property)
+            local ok, value = prims.property(handle, list, index, id, property)
+            if not ok then error(value, 2) end
+            return value
+          end,
+          __newindex = function() error("screen.view is read-only: drive the screen with tap/set/type…", 2) end,
+        })
+      end,
+    })
+  end
+
+  -- {======================================================================
+  -- Invariants: ss.invariant([name,] fn) declares a check that must hold after every step of
+  -- each screen the spec file opens (its start, each driven event, expect, settle, advance):
+  -- fn(state, view) returns true while the screen is right. `sendingstate explore --spec FILE`
+  -- and `run --spec FILE` check the same declarations.
+  -- =======================================================================
+  local checking = {}   -- handle -> true while its invariants run (one that drives the screen is not re-checked)
+  local function checkInvariants(handle, what, level)
+    local declared = invariants[fileOf[handle]]
+    if not declared or checking[handle] then return end
+    checking[handle] = true
+    for _, invariant in ipairs(declared) do
+      local ok, holds = pcall(invariant.fn, readOnly(prims.state(handle), "screen.state"), screenView(handle))
+      if not ok or not holds then checking[handle] = nil end
+      if not ok then
+        error(format("the invariant %s failed after %s: %s", invariant.name, what, tostring(holds)), level + 1)
+      elseif not holds then
+        error(format("the invariant %s does not hold after %s: state = %s", invariant.name, what, literal(prims.state(handle))), level + 1)
+      end
+    end
+    checking[handle] = nil
+  end
+  -- }======================================================================
+
   local function driver(handle, list, index)
     local function act(verb, ...)
       local t = tracked[handle]
@@ -301,6 +349,8 @@ return function(prims, settings, busted)
         t.queue = {}
         t.asserted = prims.state(handle)
       end
+      checkInvariants(handle, (list ~= nil and format("screen:row(%s, %s):", literal(list), tostring(index)) or "screen:")
+        .. verb .. "(" .. literal(arguments[1]) .. ")", 3)
     end
     local function whole(name)
       if list ~= nil then error("screen:" .. name .. " belongs to the screen, not to a row: call it on the screen", 3) end
@@ -331,6 +381,7 @@ return function(prims, settings, busted)
           error(format("screen:settle(): %d effect(s) still pending after %g s (timers or fetches); a timer that "
             .. "re-arms itself never settles: wait less, or settle with a longer time", reply.pending, seconds), 2)
         end
+        checkInvariants(handle, format("screen:settle(%g)", seconds), 2)
       end,
       advance = function(_, seconds)
         if type(seconds) ~= "number" or seconds < 0 or seconds ~= seconds or seconds == math.huge then
@@ -344,6 +395,7 @@ return function(prims, settings, busted)
         if reply.errors and #reply.errors > 0 then
           error("a timer's actions failed while advancing the clock:\n  " .. concat(reply.errors, "\n  "), 2)
         end
+        checkInvariants(handle, format("screen:advance(%g)", seconds), 2)
       end,
       tree = function() return prims.tree(handle) end,
       -- Why the last tap, set, type, send, gesture or expect did nothing (one reason a line:
@@ -374,6 +426,7 @@ return function(prims, settings, busted)
         local actual = prims.state(handle)
         t.asserted = actual
         check(before, actual, fn, what, 2)
+        checkInvariants(handle, what, 2)
       end,
       -- Takes the next action an effect dispatched; it must equal `action`, and fn(state)
       -- must make the change it made.
@@ -402,6 +455,18 @@ return function(prims, settings, busted)
         t.asserted = item.state
         check(before, item.state, fn, what, 2)
       end,
+      -- The whole state must equal `expected`, numbers' subtypes included (2 is not 2.0: a
+      -- label shows them differently), as expect and receive compare it.
+      assert_state = function(_, expected)
+        whole("assert_state")
+        if type(expected) ~= "table" then error("screen:assert_state(expected): expected must be a table (the whole state)", 2) end
+        local actual = prims.state(handle)
+        expected = plain(expected)
+        if not same(expected, actual) then
+          error("screen:assert_state(): the state differs (\u{2212} expected, + actual):\n"
+            .. concat(differences(expected, actual, "state", {}), "\n"), 2)
+        end
+      end,
       -- Fails if actions from effects were not received or effects still run (the end of a
       -- test checks this by itself for screens used with expect or receive).
       finish = function()
@@ -429,20 +494,7 @@ return function(prims, settings, busted)
         if key == "fetches" then return prims.fetches(handle) end
         if key == "named" then return prims.named(handle) end
         if key == "time" then return prims.time(handle) end
-        if key == "view" then
-          return setmetatable({}, {
-            __index = function(_, id)
-              return setmetatable({}, {
-                __index = function(_, property)
-                  local ok, value = prims.property(handle, list, index, id, property)
-                  if not ok then error(value, 2) end
-                  return value
-                end,
-                __newindex = function() error("screen.view is read-only: drive the screen with tap/set/type…", 2) end,
-              })
-            end,
-          })
-        end
+        if key == "view" then return screenView(handle, list, index) end
         return methods[key]
       end,
       __newindex = function() error("the screen driver is read-only", 2) end,
@@ -484,7 +536,40 @@ return function(prims, settings, busted)
     if not handle then error(problem, 2) end
     open[handle] = scopes[#scopes] or true
     order[#order + 1] = handle
+    fileOf[handle] = currentFile
+    checkInvariants(handle, "ss.open(" .. literal(given) .. ")", 2)
     return driver(handle)
+  end
+
+  --- Declares, at a spec file's top level, a check that must hold after every step of each
+  --- screen the file opens: fn(state, view) returns true while the screen is right (false, nil
+  --- or an error breaks it, failing the step at the spec's line). `explore --spec FILE` checks
+  --- the same declarations.
+  function module.invariant(name, fn)
+    if fn == nil and type(name) == "function" then name, fn = nil, name end
+    if type(fn) ~= "function" or (name ~= nil and type(name) ~= "string") then
+      error("ss.invariant([name,] fn): fn must be a function(state, view) that returns true while the screen is right", 2)
+    end
+    -- (A name is printed on a line of its own: no control character may end or forge it.)
+    if name ~= nil and (#name == 0 or #name > 200 or name:find("[%c\127]")) then
+      error("ss.invariant(name, fn): a name is 1 to 200 characters without control characters (line breaks, escapes)", 2)
+    end
+    -- At the top level only, as explore reads them (it runs no describe or it).
+    if #scopes ~= 1 or scopes[1].descriptor ~= "file" then
+      error("ss.invariant must be called at the spec file's top level (not inside describe, it or a hook), "
+        .. "where explore --spec finds it too", 2)
+    end
+    local info = debug.getinfo(2, "Sl")
+    local place = info and (info.short_src .. ":" .. tostring(info.currentline)) or "?"
+    local key = currentFile
+    if key == nil then
+      error("ss.invariant must be called while a spec file runs (at its top level)", 2)
+    end
+    invariants[key] = invariants[key] or {}
+    if #invariants[key] >= 64 then
+      error("ss.invariant: at most 64 invariants in one spec (each runs after every step)", 2)
+    end
+    table.insert(invariants[key], { name = name and (name .. " (" .. place .. ")") or place, fn = fn })
   end
 
   -- Snapshots of render trees, beside the spec: __snapshots__/<spec name>/<name>.tree.

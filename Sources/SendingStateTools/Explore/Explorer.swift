@@ -31,6 +31,8 @@ package final class Explorer {
     package var runLength = 40
     /// Lua expressions over `state` that must hold after every event (`state.count >= 0`).
     package var invariants: [String] = []
+    /// A spec file whose top-level `ss.invariant([name,] fn)` calls must hold after every event.
+    package var spec: String?
     /// Virtual seconds the screen's clock moves on after each event (its timers and delayed
     /// fakes fire within them).
     package var settle = 5.0
@@ -52,6 +54,8 @@ package final class Explorer {
     package var kind: String
     /// The invariant that does not hold; nil for a script error.
     package var invariant: String?
+    /// Whether that invariant is one of the spec's (``Options/spec``), not an expression.
+    package var fromSpec = false
   }
 
   /// What an exploration did.
@@ -85,7 +89,7 @@ package final class Explorer {
   package init(path: String, options: Options) throws {
     self.path = path
     self.options = options
-    _ = try Invariants(options.invariants)  // (each run compiles them anew: see open())
+    _ = try Explorer.invariants(options)  // (each run reads them anew: see open())
   }
 
   /// Explores until a failure, the event budget or the time budget; `progress` gets a line
@@ -109,9 +113,11 @@ package final class Explorer {
       defer { screen.close() }
       remember(screen.state)
       var sent: [EventCommand] = []
-      if let broken = checks.broken(by: screen.state) {
+      if let broken = checks.broken(by: screen.state, on: screen) {
         // The start state already breaks it: no event to blame.
-        report.failure = Failure(events: [], message: "at the start: " + broken.message, kind: broken.text, invariant: broken.text)
+        report.failure = Failure(
+          events: [], message: "at the start: " + broken.message, kind: broken.text, invariant: broken.text,
+          fromSpec: checks.specNames.contains(broken.text))
         break
       }
       for _ in 0..<options.runLength where report.events < options.events {
@@ -121,7 +127,7 @@ package final class Explorer {
         guard let command = random.element(of: candidates) else { break }
         sent.append(command)
         report.events += 1
-        let outcome = await step(command, on: screen, checks: checks)
+        let outcome = await step(command, on: screen, checks: checks, until: deadline)
         if case .failed(let failure) = outcome {
           report.unshrunkLength = sent.count
           var found = failure
@@ -164,15 +170,23 @@ package final class Explorer {
     // The screen's math.random from the seed too (the same for every run and replay).
     screenOptions.randomSeed = Self.screenSeed(options.seed)
     do {
-      return (try LuaScreen(path: path, options: screenOptions), try Invariants(options.invariants))
+      return (try LuaScreen(path: path, options: screenOptions), try Explorer.invariants(options))
     } catch {
       throw ToolError.from(error)
     }
   }
 
-  /// Sends one event, settles the clock, checks: what it came to (a failure's `events` are left
-  /// to the caller).
-  private func step(_ command: EventCommand, on screen: LuaScreen, checks: Invariants) async -> Outcome {
+  /// The invariants of `options`, in a runtime seeded like the screen and printing where it prints.
+  private static func invariants(_ options: Options) throws -> Invariants {
+    try Invariants(options.invariants, spec: options.spec, randomSeed: screenSeed(options.seed),
+      output: options.screen.output ?? { Console.line($0, to: .errors) })
+  }
+
+  /// Sends one event, settles the clock, checks (the invariants stop at `deadline`): what it
+  /// came to (a failure's `events` are left to the caller).
+  private func step(
+    _ command: EventCommand, on screen: LuaScreen, checks: Invariants, until deadline: ContinuousClock.Instant
+  ) async -> Outcome {
     let errorsBefore = screen.asyncErrorCount
     let acted: Bool
     do {
@@ -188,8 +202,11 @@ package final class Explorer {
       failure.message = "an effect's result failed: " + failure.message
       return .failed(failure)
     }
-    if let broken = checks.broken(by: screen.state) {
-      return .failed(Failure(events: [], message: "after \(command): " + broken.message, kind: broken.text, invariant: broken.text))
+    if let broken = checks.broken(by: screen.state, on: screen, until: deadline) {
+      return .failed(
+        Failure(
+          events: [], message: "after \(command): " + broken.message, kind: broken.text, invariant: broken.text,
+          fromSpec: checks.specNames.contains(broken.text)))
     }
     return acted ? .acted : .quiet
   }
@@ -203,11 +220,12 @@ package final class Explorer {
 
   /// Whether `events` from a fresh screen fail the way `kind` says, each one applying (as `run`
   /// needs them to); the failure if so.
-  private func replay(_ events: [EventCommand], kind: String) async -> Failure? {
+  private func replay(_ events: [EventCommand], kind: String, until deadline: ContinuousClock.Instant) async -> Failure? {
     guard let (screen, checks) = try? open() else { return nil }
     defer { screen.close() }
     for (offset, command) in events.enumerated() {
-      switch await step(command, on: screen, checks: checks) {
+      guard ContinuousClock.now < deadline else { return nil }
+      switch await step(command, on: screen, checks: checks, until: deadline) {
       case .failed(var failure):
         guard failure.kind == kind else { return nil }
         failure.events = Array(events[...offset])
@@ -237,7 +255,7 @@ package final class Explorer {
         var candidate = best.events
         candidate.removeSubrange(index..<min(index + chunk, candidate.count))
         replays += 1
-        if let smaller = await replay(candidate, kind: best.kind) {
+        if let smaller = await replay(candidate, kind: best.kind, until: deadline) {
           best = smaller
           removed = true
         } else {

@@ -96,6 +96,24 @@ public final class ScreenSession {
     options = reopened
   }
 
+  /// Reopens the script with the current state and options changed by `change` (the old
+  /// screen closed, as by ``reload()``; its pending effects are dropped): how the preview starts
+  /// a recording on a clock it drives. If the screen fails to open, the old one keeps running.
+  package func restart(changing change: (inout LuaScreen.Options) -> Void) throws {
+    var reopened = options
+    change(&reopened)
+    let fresh: LuaScreen
+    do {
+      reopened.state = try screen.readState()
+      fresh = try LuaScreen(path: path, options: reopened)
+    } catch {
+      throw ToolError.from(error)
+    }
+    screen.close()
+    screen = fresh
+    options = reopened
+  }
+
   /// How to find the screen's plugins again on reload (`nil`: keep those it opened with).
   public var plugins: PluginRequest?
   /// The plugins the last reload left out (or, with `--locked`, refused to run with), and why.

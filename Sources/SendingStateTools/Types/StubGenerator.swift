@@ -57,6 +57,9 @@ public enum StubGenerator {
     .init(
       name: "receive", signature: "fun(self: SSScreen, action: string|table, change: fun(state: table)?)",
       doc: "The next action an effect dispatched must be this one; change(state) must make its state change."),
+    .init(
+      name: "assert_state", signature: "fun(self: SSScreen, expected: table)",
+      doc: "The whole state must equal expected, numbers' subtypes included (2 is not 2.0); fails listing the differences."),
     .init(name: "finish", signature: "fun(self: SSScreen)", doc: "Fails if actions from effects were not received or effects still run."),
     .init(name: "skip_received", signature: "fun(self: SSScreen)", doc: "Accepts the actions received so far without asserting them."),
     .init(name: "skip_in_flight", signature: "fun(self: SSScreen)", doc: "Effects still running at the end of the test are not owed."),
@@ -255,6 +258,9 @@ public enum StubGenerator {
     lines.append("---@field version string The host API version.")
     lines.append(
       "---@field open fun(path: string, options: SSOpenOptions?): SSScreen Opens a screen beside the spec or from the project root (specs only).")
+    lines.append(
+      "---@field invariant fun(name: string|fun(state: table, view: SSViews): any, fn: (fun(state: table, view: SSViews): any)?) "
+        + "Declares a check that must hold after every step of each screen this spec file opens (fn returns true while the screen is right); explore --spec FILE checks it too.")
     lines.append("")
     lines.append("---luassert, as extended by `sendingstate test`.")
     lines.append("---@class luassert")

@@ -47,7 +47,7 @@ func checkDecoding(_ text: String) {
   fuzzCheck(text.utf8.count <= PreviewRequest.maximumSize, "a message over the size limit was accepted")
   fuzzCheck(PreviewRequest.seqRange.contains(request.seq), "seq \(request.seq) out of range")
   switch request.action {
-  case .sync: break
+  case .sync, .record: break
   case .scroll(let list, let first):
     fuzzCheck(PreviewRequest.rowRange.contains(first), "scroll.first \(first) out of range")
     fuzzCheck(!list.isEmpty && list.utf8.count <= PreviewRequest.maximumNameLength, "scroll.list of \(list.utf8.count) bytes")
@@ -113,6 +113,13 @@ func checkMessage(_ text: String, after version: Int) -> Int {
     fuzzFail("a message to the page is not a JSON object: \(text.prefix(300))")
   }
   let type = object["type"] as? String
+  if type == "spec" {
+    // A recorded spec, to the page that asked: our own Lua source, within the record limit.
+    let spec = object["text"] as? String ?? ""
+    fuzzCheck(spec.utf8.count <= PreviewHost.recordLimit + (64 << 10), "a spec of \(spec.utf8.count) bytes")
+    fuzzCheck(object["name"] is String, "a spec without a name")
+    return version
+  }
   fuzzCheck(type == "full" || type == "patch", "a message of type \(String(describing: type))")
   guard let next = object["version"] as? Int else { fuzzFail("a message without a version") }
   // A `full` message may come first (version 0 and up); patches never go back.
@@ -173,9 +180,10 @@ enum PageMessage {
       members.append("\"line\":" + quoted(words.joined(separator: " ")))
     }
     if fields & 128 != 0 {
-      switch input.below(3) {
+      switch input.below(4) {
       case 0: members.append("\"scroll\":{\"list\":" + quoted(name(&input, ids: ids)) + ",\"first\":" + number(&input) + "}")
       case 1: members.append("\"sync\":" + (input.bool() ? "true" : number(&input)))
+      case 2: members.append("\"record\":" + quoted(input.bool() ? input.pick(["start", "save", "stop"]) : input.string()))
       default: members.append("\"scroll\":" + number(&input))
       }
     }

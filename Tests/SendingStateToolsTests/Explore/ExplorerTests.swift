@@ -191,13 +191,13 @@ struct ExplorerTests {
     let spec = try await runCLI(["test", "dice_spec.lua"], in: folder.path)
     #expect(spec.status == 1 && spec.stdout.contains("does not hold"), "\(spec.stdout)")
   }
+}
 
-  /// `command` split into words by /bin/sh.
-  func shellWords(_ command: String) async throws -> [String] {
-    let child = try ChildProcess(
-      executable: "/bin/sh", arguments: ["-c", "for w in \(command); do printf '%s\\0' \"$w\"; done"], directory: "/")
-    child.closeInput()
-    #expect(await child.wait() == 0)
-    return child.output.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
-  }
+/// `command` split into words by /bin/sh (the reproducers print commands quoted for it).
+func shellWords(_ command: String) async throws -> [String] {
+  let child = try ChildProcess(
+    executable: "/bin/sh", arguments: ["-c", "for w in \(command); do printf '%s\\0' \"$w\"; done"], directory: "/")
+  child.closeInput()
+  #expect(await child.wait() == 0)
+  return child.output.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
 }
