@@ -142,6 +142,50 @@ describe("kernel state", function()
       assert.matches("belongs to a store:update that has ended", failure(function() return kept.b end))
     end)
 
+    it("hands the function a plain top level: pairs and # work; a copy kept past the update changes nothing", function()
+      local before = S.freeze({ a = 1, b = 2, list = { 1, 2, 3 } }, "state")
+      local kept, seen, length
+      local after = S.update(before, function(state)
+        kept, seen, length = state, {}, #state.list
+        for key in pairs(state) do seen[#seen + 1] = key end
+        state.a = 10
+      end, "state")
+      table.sort(seen)
+      assert.are.same({ "a", "b", "list" }, seen)
+      assert.are.equal(3, length)
+      kept.a, kept.b = 99, 99  -- the script's copy, not the state's data
+      assert.are.same({ a = 10, b = 2, list = { 1, 2, 3 } }, S.thaw(after))
+      assert.are.equal(1, before.a)
+    end)
+
+    it("checks a top level whose keys changed whole, and refuses the top level inside itself", function()
+      local before = S.freeze({ a = 1, b = 2 }, "state")
+      local after = S.update(before, function(state)
+        state.b = nil
+        state.c = { 3 }
+      end, "state")
+      assert.are.same({ a = 1, c = { 3 } }, S.thaw(after))
+      assert.matches("^state: table has a non%-string key %(boolean%)", failure(S.update, before, function(state)
+        state[true] = 1
+      end, "state"))
+      assert.matches("the table contains itself", failure(S.update, before, function(state)
+        state.me = state
+      end, "state"))
+      -- (A failed update leaves nothing behind: the next one works.)
+      assert.are.equal(5, S.update(before, function(state) state.a = 5 end, "state").a)
+    end)
+
+    it("checks only the changed keys of a top level with the same keys, and counts its size", function()
+      local schema = S.compileSchema({ a = "integer", b = "string" })
+      local before = S.freeze({ a = 1, b = "x" }, "state")
+      S.validate(before, schema)
+      local after = S.update(before, function(state) state.a = "one" end, "state")
+      assert.matches("^state%.a: expected integer, got string \"one\"", failure(S.validate, after, schema))
+      local grown = S.update(before, function(state) state.a = { 1, 2, 3 } end, "state")
+      assert.are.equal(S.sizeOf(before) + 3, S.sizeOf(grown))
+      assert.are.equal(2, S.heightOf(grown))
+    end)
+
     it("checks what the function wrote, at its path", function()
       local before = S.freeze({ items = { { price = 1 } } }, "state")
       assert.matches("^state%.items%[1%]%.price: NaN", failure(S.update, before, function(draft)

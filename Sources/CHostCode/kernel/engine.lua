@@ -56,7 +56,6 @@ local messages = {
 local phase = "idle"   -- idle, layout, events, callback, handle, configure, closed
 local context          -- what the engine is running, for error reports ("configure", "handle (action 'add')")
 
-local function writable() return phase == "layout" or phase == "configure" end
 
 local function enter(newPhase, newContext, readOnly)
   local saved, savedContext = phase, context
@@ -228,7 +227,7 @@ for name, kind in pairs(registry.kinds) do
 end
 
 local function write(rec, key, value)
-  if not writable() then
+  if phase ~= "configure" and phase ~= "layout" then  -- (writable(), inline: every view write passes here)
     error(where() .. (messages[phase] or messages.idle), 0)
   end
   local kind = rec.kind
@@ -640,13 +639,14 @@ end
 -- Actions: what callbacks return, normalized and frozen
 -- ======================================================================
 
+local function single(item)
+  if type(item) == "string" then return S.freeze({ type = item }, "action") end
+  if type(item) == "table" and type(item.type) == "string" then return S.freeze(item, "action") end
+  error(where() .. "an action is a table with a string 'type' (or a bare type string), got " .. describe(item), 0)
+end
+
 local function actionsFrom(value)
   local list = {}
-  local function single(item)
-    if type(item) == "string" then return S.freeze({ type = item }, "action") end
-    if type(item) == "table" and type(item.type) == "string" then return S.freeze(item, "action") end
-    error(where() .. "an action is a table with a string 'type' (or a bare type string), got " .. describe(item), 0)
-  end
   if value == nil or value == false then return list end  -- false: no action, on purpose
   if type(value) == "table" and value.type == nil and (value[1] ~= nil or next(value) == nil) then
     for i = 1, #value do list[i] = single(value[i]) end
@@ -1064,15 +1064,22 @@ storeMethods.fetch = gate(effect(fetch))
 -- The effects as the kernel starts them for code it knows the owner of (a screen's reduce).
 local effectFor = { after = after, run = run, fetch = fetch }
 
-store = setmetatable({}, {
+-- A method is found in `storeMethods` without a function call (the store's __index is that
+-- table); `store.state` and unknown keys go on to its own __index. Scripts reach neither table
+-- (the metatables are hidden).
+setmetatable(storeMethods, {
   __index = function(_, key)
     if key == "state" then
       if phase ~= "handle" then error(where() .. (phase == "closed" and messages.closed or storeMessage), 0) end
       S.setReadOnlyMessage("store.state is read-only; change it with store:update(fn) or store:set(t)")
       return working
     end
-    return storeMethods[key]
+    return nil
   end,
+  __metatable = false,
+})
+store = setmetatable({}, {
+  __index = storeMethods,
   __newindex = function()
     error(where() .. "the store is read-only; change state with store:update(fn) or store:set(t)", 0)
   end,
@@ -1167,6 +1174,37 @@ end
 -- The pipeline
 -- ======================================================================
 
+-- What the engine runs, for error reports: "handle (action 'add')", "event 'tap' on 'plus'".
+-- Built once per label and action type, or per registration (and its view's id), instead of
+-- one new string per event; at most 256 labels are kept per handler label.
+local handleLabels, handleLabelCounts = {}, {}
+local function handleLabel(label, actionType)
+  local byType = handleLabels[label]
+  if byType == nil then
+    byType = {}
+    handleLabels[label], handleLabelCounts[label] = byType, 0
+  end
+  local text = byType[actionType]
+  if text == nil then
+    text = label .. " (action '" .. tostring(actionType) .. "')"
+    local count = handleLabelCounts[label]
+    if count < 256 and type(actionType) == "string" then
+      byType[actionType] = text
+      handleLabelCounts[label] = count + 1
+    end
+  end
+  return text
+end
+
+local function eventLabel(entry, rec)
+  local id = rec.mirror.id or rec.kind.name
+  if entry.labelFor ~= id then
+    entry.label = "event '" .. entry.name .. "' on '" .. id .. "'"
+    entry.labelFor = id
+  end
+  return entry.label
+end
+
 -- The screen's middleware (plugins'), in order, around one action: each gets it and returns it
 -- (perhaps changed), another action, or false/nil to drop it; effects it starts are held to
 -- its plugin's capabilities. Returns the action `handle` gets, or nil.
@@ -1202,7 +1240,7 @@ local function runHandle()
     action = throughMiddleware(action)
     local fn = handler.fn
     if fn ~= nil and action ~= nil then
-      local saved, savedContext = enter("handle", (handler.label or "handle") .. " (action '" .. tostring(action.type) .. "')")
+      local saved, savedContext = enter("handle", handleLabel(handler.label or "handle", action.type))
       fn(S.thaw(action), store)
       phase, context = saved, savedContext
     end
@@ -1456,7 +1494,7 @@ function E.send(sync, room, kind, a, b, c, d)
     local entry = scope and scope.regs[rec] and scope.regs[rec][b]
     if entry ~= nil then
       local subject = subjectOf(scope, c, d)
-      local label = "event '" .. entry.name .. "' on '" .. (rec.mirror.id or rec.kind.name) .. "'"
+      local label = eventLabel(entry, rec)
       for i = 1, #entry do
         local saved, savedContext = enter("callback", label)
         local result = entry[i](subject, rec.proxy, d or entry.name)
@@ -1670,7 +1708,7 @@ function E.roleEvent(sync, rootVid, vid, key, model, gesturePhase)
   if entry ~= nil then
     S.setReadOnlyMessage("state is read-only in event callbacks (return actions instead)")
     local subject = S.freezeOwned(model, "state")  -- pushed for this call alone
-    local label = "event '" .. entry.name .. "' on '" .. (rec.mirror.id or rec.kind.name) .. "'"
+    local label = eventLabel(entry, rec)
     for i = 1, #entry do
       local saved, savedContext = enter("callback", label)
       local result = entry[i](subject, rec.proxy, gesturePhase or entry.name)
@@ -1755,9 +1793,14 @@ local function createdPart(ev, batch)
   batch.created, batch.children = creations, children
 end
 
+-- The batch and its list of writes are the same tables from event to event: the host reads a
+-- batch before it calls into the kernel again, and most events write a few values.
+local batchTable, writesList = {}, {}
+
 local function writesPart(ev, batch)
   -- Writes that changed a value, in the order they were first made.
-  local writes, undo = {}, ev.undo
+  local writes, undo = emptied(writesList), ev.undo
+  writesList = writes
   for i = 1, #undo, 3 do
     local rec, key, old = undo[i], undo[i + 1], undo[i + 2]
     if old == NONE then old = nil end
@@ -1800,8 +1843,10 @@ end
 -- prims.critical: hooks off, memory cap lifted).
 local function commit()
   local ev = event
-  local batch = { actions = ev.actions, effects = ev.effects, warnings = ev.warnings, regs = ev.regs }
-  if ev.quiet ~= nil then batch.quiet = ev.quiet end  -- (rare: kept out of the constructor's size)
+  local batch = batchTable
+  batch.quiet, batch.created, batch.children, batch.writes, batch.lists, batch.state = nil, nil, nil, nil, nil, nil
+  batch.actions, batch.effects, batch.warnings, batch.regs = ev.actions, ev.effects, ev.warnings, ev.regs
+  if ev.quiet ~= nil then batch.quiet = ev.quiet end
   if #ev.created > 0 then createdPart(ev, batch) end
   if #ev.undo > 0 then writesPart(ev, batch) end
   if next(ev.rowPlans) ~= nil then listsPart(ev, batch) end

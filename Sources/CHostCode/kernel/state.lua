@@ -105,6 +105,7 @@ local function isFinite(n) return n == n and n ~= huge and n ~= -huge end
 -- `seen` holds the plain tables on the way down (a cycle is an error).
 local freeze
 local finalize
+local finishTop
 
 local function freezeTable(source, owned, path, depth, seen)
   -- `owned`: the table is the engine's own copy and may become the node's data.
@@ -177,6 +178,20 @@ freeze = function(value, path, depth, seen)
   fail("type mismatch", path, depth - 1, (t == "function" and "functions" or t .. " values") .. " are not data and cannot be stored in state")
 end
 
+-- The path and the set of tables on the way down that a top-level freeze or check uses: one
+-- of each for the process, not two new tables per call. A call that failed may leave entries
+-- behind (its error went up through pcall), so a set that is not empty is replaced; the path
+-- is only ever read up to the depth being written.
+local scratchPath, scratchSeen = {}, {}
+local function pathFrom(root)
+  scratchPath[1] = root
+  return scratchPath
+end
+local function emptySeen()
+  if next(scratchSeen) ~= nil then scratchSeen = {} end
+  return scratchSeen
+end
+
 function S.heightOf(value)
   local meta = type(value) == "table" and frozenMeta(value)
   return meta and meta.h or 0
@@ -190,8 +205,7 @@ end
 -- Freezes a whole value given by a script (store:set, a returned state, rows): a deep copy
 -- of plain tables, checked.
 function S.freeze(value, root)
-  local path = { root }
-  local frozen = freeze(value, path, 2, {})
+  local frozen = freeze(value, pathFrom(root), 2, emptySeen())
   return frozen
 end
 
@@ -199,8 +213,11 @@ end
 -- role's model or state): its top level becomes the frozen data itself instead of a copy.
 function S.freezeOwned(value, root)
   if type(value) ~= "table" or dgetmetatable(value) ~= nil then return S.freeze(value, root) end
-  local path, seen = { root }, { [value] = true }
-  return (freezeTable(value, true, path, 2, seen))
+  local seen = emptySeen()
+  seen[value] = true
+  local node = freezeTable(value, true, pathFrom(root), 2, seen)
+  seen[value] = nil
+  return node
 end
 
 -- One value for the state's purposes: Lua's raw equality, but a number keeps its subtype
@@ -237,6 +254,7 @@ local function info(draft)
 end
 
 local DraftMeta = {}
+local noKids = setmetatable({}, { __newindex = function() error("noKids is empty by design", 2) end })
 local draftList = {}  -- the drafts of the update under way, to revoke when it ends
 
 -- A draft stands for a frozen node: reads come from its copy (once written) or the node's
@@ -244,25 +262,30 @@ local draftList = {}  -- the drafts of the update under way, to revoke when it e
 -- holds the node it was made from.
 local function newDraft(node)
   local draft = setmetatable({}, DraftMeta)
-  drafts[draft] = { node = node, base = dgetmetatable(node).__index, copy = nil, kids = {}, written = nil }
+  drafts[draft] = { node = node, base = dgetmetatable(node).__index, copy = nil, kids = nil, written = nil }
   draftList[#draftList + 1] = draft
   return draft
 end
 
 -- Forgets every draft (the engine calls this when an event ends, committed or not).
 function S.resetDrafts()
-  drafts = {}
-  draftList = {}
+  if next(drafts) ~= nil then drafts = {} end
+  if draftList[1] ~= nil then draftList = {} end
 end
 
 DraftMeta.__index = function(draft, key)
   local s = info(draft)
   local value = (s.copy or s.base)[key]
   if type(value) == "table" and frozenMeta(value) then
-    local kid = s.kids[key]
+    local kids = s.kids
+    if kids == nil then
+      kids = {}
+      s.kids = kids
+    end
+    local kid = kids[key]
     if kid == nil or drafts[kid].node ~= value then
       kid = newDraft(value)
-      s.kids[key] = kid
+      kids[key] = kid
     end
     return kid
   end
@@ -351,7 +374,7 @@ finalize = function(draft, path, depth, seen)
   local changed = source ~= nil
   local keys = {}
   if s.written then for key in next, s.written do keys[key] = true end end
-  for key, kid in next, s.kids do
+  for key, kid in next, s.kids or noKids do
     local slot = (source or s.base)[key]
     if rawequal(slot, drafts[kid].node) then  -- the slot still holds what the kid was made from
       path[depth] = key
@@ -381,14 +404,81 @@ finalize = function(draft, path, depth, seen)
   return node
 end
 
+-- The node an update's top-level copy stands for: `node` itself when no value changed; a node
+-- sharing what did not change otherwise. The same keys as `node` keep what it was checked
+-- against, so only the changed keys are checked again; another set of keys is frozen and
+-- checked whole.
+finishTop = function(node, base, top, path, seen)
+  local data, changed, reshaped = {}, nil, false
+  for key, value in next, top do
+    local old = base[key]
+    if old == nil then reshaped = true end
+    path[2] = key
+    local frozen = freeze(value, path, 3, seen)
+    path[2] = nil
+    data[key] = frozen
+    if not same(frozen, old) then
+      if changed == nil then changed = {} end
+      changed[key] = true
+    end
+  end
+  if not reshaped then
+    for key in next, base do
+      if data[key] == nil then reshaped = true break end
+    end
+  end
+  if reshaped then return freezeTable(data, true, path, 2, seen) end
+  if changed == nil then return node end
+  local baseMeta = dgetmetatable(node)
+  local height, size, lowered = baseMeta.h, baseMeta.n, false
+  for key in next, changed do
+    local old, value = base[key], data[key]
+    local oldHeight, h = S.heightOf(old), S.heightOf(value)
+    size = size - S.sizeOf(old) + S.sizeOf(value)
+    if h + 1 > height then height = h + 1
+    elseif h < oldHeight and oldHeight + 1 == baseMeta.h then lowered = true end  -- maybe the tallest
+  end
+  if lowered then
+    height = 1
+    for _, value in next, data do
+      local h = S.heightOf(value)
+      if h + 1 > height then height = h + 1 end
+    end
+  end
+  if size > maxNodes then
+    fail("too large", path, 1, "more than " .. maxNodes .. " values (a table shared by several fields counts each time)")
+  end
+  local result = makeNode(data, height, size)
+  local meta = dgetmetatable(result)
+  meta.pr, meta.changed, meta.l = baseMeta.r, changed, baseMeta.l
+  return result
+end
+
 -- Runs fn(draft of `node`) and returns the new frozen state: fn's result when it returns a
 -- table, the draft otherwise. The update's drafts are revoked afterwards. An error in fn
 -- propagates as it is (the event then ends uncommitted, and its drafts are forgotten).
+--
+-- fn gets a plain copy of the top level (reads and writes there are plain table accesses, and
+-- `pairs` and `#` work as on any table) whose tables are drafts. The copy is the script's: the
+-- new node gets a copy of its own, so a copy kept past the update changes nothing.
 function S.update(node, fn, root)
   local first = #draftList + 1
-  local draft = newDraft(node)
-  local result = fn(draft)
-  local frozen = freeze(type(result) == "table" and result or draft, { root }, 2, {})
+  local base = dgetmetatable(node).__index
+  local top = {}
+  for key, value in next, base do
+    if type(value) == "table" then value = newDraft(value) end  -- (a node's tables are nodes)
+    top[key] = value
+  end
+  local result = fn(top)
+  local path, seen = pathFrom(root), emptySeen()
+  local frozen
+  if type(result) == "table" and not rawequal(result, top) then
+    frozen = freeze(result, path, 2, seen)
+  else
+    seen[top] = true
+    frozen = finishTop(node, base, top, path, seen)
+    seen[top] = nil
+  end
   for i = #draftList, first, -1 do
     drafts[draftList[i]] = nil
     draftList[i] = nil
@@ -557,15 +647,22 @@ end
 -- Checks a new state against the compiled schema (nil: no schema).
 function S.validate(state, schema)
   if schema == nil then return end
-  check(state, schema, { "state" }, 1)
+  check(state, schema, pathFrom("state"), 1)
 end
 
 -- A plain copy of frozen data (for tools and tests in Lua).
+local function thaw(value)
+  local copy = {}
+  for key, v in next, dataOf(value) do
+    if type(v) == "table" then v = thaw(v) end
+    copy[key] = v
+  end
+  return copy
+end
+
 function S.thaw(value)
   if type(value) ~= "table" then return value end
-  local copy = {}
-  for key, v in next, dataOf(value) do copy[key] = S.thaw(v) end
-  return copy
+  return thaw(value)
 end
 
 return S

@@ -9,7 +9,7 @@ import SendingStateHeadless
 @MainActor
 final class EngineForwarding {
   private var registrations: [(sender: View, vid: Int, key: Int, event: SenderEvent)] = []
-  private(set) var tree: any EventForwardable = BuiltForwarding(group: SenderGroup {})
+  private(set) var tree: any EventForwardable = EngineSenderMap([])
   /// How many times the tree (and its sender list) was built: on registration changes only.
   private(set) var builds = 0
 
@@ -29,47 +29,64 @@ final class EngineForwarding {
 
   /// Builds the tree anew from the registrations.
   func rebuild() {
-    let list = registrations
     builds += 1
-    tree = BuiltForwarding(group: SenderGroup {
-      for registration in list {
-        EventForwarder(registration.sender) { _, ctx in
-          let vid = registration.vid
-          let key = registration.key
-          switch registration.event {
-          case .control(let control):
-            ctx.control(control.value) { [ScreenUIEvent(vid: vid, key: key, token: nil, phase: nil)] }
-          case .gesture(let gesture):
-            ctx.gesture(gesture) {
-              let delivery = MainActor.assumeIsolated { GestureDelivery.current }
-              return [
-                ScreenUIEvent(
-                  vid: vid, key: key, token: delivery.map { Int64(truncatingIfNeeded: UInt(bitPattern: $0.token)) },
-                  phase: delivery?.state.description)
-              ]
-            }
-          }
-        }
-      }
-    })
+    tree = EngineSenderMap(registrations.map { ($0.sender, $0.event, $0.vid, $0.key) })
   }
 }
 
-/// A built forwarding tree with its sender list computed once (every commit asks for the
-/// senders, to hand them the state; the list changes only when the registrations do).
+/// The engine's forwarding tree: its registrations in order, and an index by sender and event,
+/// so a delivery is one lookup (a `SenderGroup` of `EventForwarder`s asks every child in turn
+/// and erases each answer into a new array). Sender lists are computed once, at construction.
+///
+/// As in a `SenderGroup` (decision D-3), two registrations of one sender and event each give
+/// their event, in order.
 @MainActor
-struct BuiltForwarding: EventForwardable {
-  let group: SenderGroup
-  let allSenders: [AnyObject]
-
-  init(group: SenderGroup) {
-    self.group = group
-    self.allSenders = group.allSenders
+struct EngineSenderMap: EventForwardable {
+  private struct Pair: Hashable {
+    let sender: ObjectIdentifier
+    let event: SenderEvent
   }
 
-  var allMappings: [(sender: AnyObject, event: SenderEvent, actions: [Any])] { group.allMappings }
-  var allEventKeys: [(sender: AnyObject, event: SenderEvent)] { group.allEventKeys }
-  func actions(for sender: AnyObject, event: SenderEvent) -> [Any] { group.actions(for: sender, event: event) }
+  private let entries: [(sender: View, event: SenderEvent, vid: Int, key: Int)]
+  private let index: [Pair: [Int]]
+  let allSenders: [AnyObject]
+
+  init(_ entries: [(sender: View, event: SenderEvent, vid: Int, key: Int)]) {
+    self.entries = entries
+    var index: [Pair: [Int]] = [:]
+    var senders: [AnyObject] = []
+    var seen = Set<ObjectIdentifier>()
+    for (position, entry) in entries.enumerated() {
+      let id = ObjectIdentifier(entry.sender)
+      index[Pair(sender: id, event: entry.event), default: []].append(position)
+      if seen.insert(id).inserted { senders.append(entry.sender) }
+    }
+    self.index = index
+    self.allSenders = senders
+  }
+
+  var allMappings: [(sender: AnyObject, event: SenderEvent, actions: [Any])] {
+    entries.map { ($0.sender, $0.event, [Self.uiEvent($0.event, vid: $0.vid, key: $0.key)]) }
+  }
+
+  var allEventKeys: [(sender: AnyObject, event: SenderEvent)] { entries.map { ($0.sender, $0.event) } }
+
+  func actions(for sender: AnyObject, event: SenderEvent) -> [Any] {
+    guard let positions = index[Pair(sender: ObjectIdentifier(sender), event: event)] else { return [] }
+    return positions.map { position in
+      let entry = entries[position]
+      return Self.uiEvent(entry.event, vid: entry.vid, key: entry.key)
+    }
+  }
+
+  /// The event a delivery of `event` gives; a gesture's carries the delivery's token and phase.
+  private static func uiEvent(_ event: SenderEvent, vid: Int, key: Int) -> ScreenUIEvent {
+    guard case .gesture = event, let delivery = GestureDelivery.current else {
+      return ScreenUIEvent(vid: vid, key: key, token: nil, phase: nil)
+    }
+    return ScreenUIEvent(
+      vid: vid, key: key, token: Int64(truncatingIfNeeded: UInt(bitPattern: delivery.token)), phase: delivery.state.description)
+  }
 }
 
 /// A view that hosts script registrations: the screen's host, a list row, a unit host.
