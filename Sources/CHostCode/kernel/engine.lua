@@ -106,21 +106,43 @@ local function emptied(t)
   return t
 end
 
+-- The lists are only ever appended to (and the sets below only filled while their count
+-- grows), so a list whose first slot is empty is empty: most events use few of them, and
+-- those they did not use are kept without a call.
 local function newEvent()
   eventSerial = eventSerial + 1
-  local old = event == nil and lastEvent or {}
+  local old = event == nil and lastEvent or nil
+  if old == nil then
+    lastEvent = {
+      undo = {}, created = {}, regs = {}, rowPlans = {}, pins = {}, actions = {}, effects = {}, started = 0,
+      cancels = {}, cancelCount = 0, warnings = {}, actionCount = 0,
+    }
+    return lastEvent
+  end
+  local undo, created, regs, actions, effects, warnings =
+    old.undo, old.created, old.regs, old.actions, old.effects, old.warnings
+  if undo[1] ~= nil then undo = emptied(undo) end
+  if created[1] ~= nil then created = emptied(created) end
+  if regs[1] ~= nil then regs = emptied(regs) end
+  if actions[1] ~= nil then actions = emptied(actions) end
+  if effects[1] ~= nil then effects = emptied(effects) end
+  if warnings[1] ~= nil then warnings = emptied(warnings) end
+  local rowPlans, pins, cancels = old.rowPlans, old.pins, old.cancels
+  if next(rowPlans) ~= nil then rowPlans = {} end
+  if next(pins) ~= nil then pins = {} end
+  if old.cancelCount > 0 then cancels = {} end
   lastEvent = {
-    undo = emptied(old.undo),         -- rec, key, old, rec, key, old, ...
-    created = emptied(old.created),   -- views made in this event (forgotten on abort)
-    regs = emptied(old.regs),         -- new registrations: hostVid, vid, key, ...
-    rowPlans = emptied(old.rowPlans), -- list -> plan
-    pins = emptied(old.pins),         -- gesture token -> item (or false to unpin)
-    actions = emptied(old.actions),   -- the action log of the event
-    effects = emptied(old.effects),   -- effects to start (and ids to cancel) after the commit, in order
-    started = 0,                      -- how many of them start work (cancels do not)
-    cancels = emptied(old.cancels),   -- id -> true: the ids this event cancels (each once)
+    undo = undo,           -- rec, key, old, rec, key, old, ...
+    created = created,     -- views made in this event (forgotten on abort)
+    regs = regs,           -- new registrations: hostVid, vid, key, ...
+    rowPlans = rowPlans,   -- list -> plan
+    pins = pins,           -- gesture token -> item (or false to unpin)
+    actions = actions,     -- the action log of the event
+    effects = effects,     -- effects to start (and ids to cancel) after the commit, in order
+    started = 0,           -- how many of them start work (cancels do not)
+    cancels = cancels,     -- id -> true: the ids this event cancels (each once)
     cancelCount = 0,
-    warnings = emptied(old.warnings),
+    warnings = warnings,
     actionCount = 0,
   }
   return lastEvent

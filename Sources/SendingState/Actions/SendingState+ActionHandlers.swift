@@ -27,11 +27,13 @@ extension SendingState where Base: EventForwardingProvider {
   @MainActor
   @discardableResult
   public func addActionHandler<Provider: ActionHandlingProvider>(to provider: Provider) -> [RegistrationIssue] {
-    install(owner: provider) { [weak provider] actions in
+    // Whether the provider is a main-actor handler is asked once, not at every action.
+    let mainActorHandler = provider is any MainActorActionHandler
+    return install(owner: provider) { [weak provider] actions in
       for action in actions {
         guard let provider else { return }
         if let typed = action as? Provider.Action {
-          if let isolated = provider as? any MainActorActionHandler {
+          if mainActorHandler, let isolated = provider as? any MainActorActionHandler {
             // Events fire on the main actor: a main-actor handler (a reducer store) takes the
             // action synchronously, without the nonisolated hop.
             isolated.handleOnMainActor(typed)

@@ -50,7 +50,7 @@ open class Control: View, ControlEventEmitting {
   /// in `ControlEvents.named` order; each callback whose mask contains the event runs once,
   /// in registration order. Works even when the control is disabled.
   public func sendActions(for events: ControlEvents) {
-    for single in ControlEvents.named.map(\.event) where events.contains(single) {
+    for (_, single) in ControlEvents.named where events.contains(single) {
       let matching = registrations.filter { $0.events.contains(single) }
       for registration in matching {
         registration.action()
