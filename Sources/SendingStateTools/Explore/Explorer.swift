@@ -107,6 +107,7 @@ package final class Explorer {
     func remember(_ state: LuaValue) {
       if states.count < Self.stateLimit { states.insert(state.hashValue) }
     }
+    try await checkReachable(random: random)
     runs: while report.events < options.events, clock.now < deadline {
       report.runs += 1
       let (screen, checks) = try open()
@@ -151,6 +152,23 @@ package final class Explorer {
     report.sendersReached = reached.count
     report.sendersSeen = seen.count
     return report
+  }
+
+  /// Refuses a screen that offers a user nothing to do, at its start or once its clock has
+  /// moved by `settle` (a control a timer shows): every run would end before its first event, so
+  /// exploring would only start empty runs until its time was out. The usual cause is a screen
+  /// whose views come from a payload it was not given.
+  /// (It looks at a screen of its own, so the runs start as their replays do.)
+  private func checkReachable(random: ExploreRandom) async throws {
+    let (screen, _) = try open()
+    defer { screen.close() }
+    var probe = random  // (a copy: the exploration's own sequence is not moved)
+    if !ExploreEvents.candidates(on: screen, random: &probe).isEmpty { return }
+    try? await screen.advance(by: options.settle)
+    if !ExploreEvents.candidates(on: screen, random: &probe).isEmpty { return }
+    throw ToolError.usage(
+      "\(screen.path) offers nothing a user can reach: no enabled, visible view has an event registered with on(...) "
+        + "(also after --settle); if its views come from a server payload, give it with --data FILE or URL")
   }
 
   private enum Outcome {

@@ -104,6 +104,25 @@ struct ExplorerTests {
     #expect(report.sendersReached > 0)
   }
 
+  @Test("the shop with its payload holds under exploration; without it, it offers nothing to reach: a usage error naming --data")
+  func screenWithNothingToReach() async throws {
+    var options = options(events: 200, invariants: ["state.count >= 0"])
+    options.runLength = 20
+    options.screen.fetcher = FakeFetcher([:])
+    let shop = repoPath("examples/shop/shop.lua")
+    do {
+      _ = try await Explorer(path: shop, options: options).run()
+      Issue.record("a screen with nothing to reach was explored")
+    } catch let error as ToolError {
+      #expect(error.description.contains("offers nothing a user can reach") && error.description.contains("--data"), "\(error)")
+    }
+    let payload = try Data(contentsOf: URL(fileURLWithPath: repoPath("examples/shop/payload.json")))
+    options.screen.data = try ServerPayload(json: payload)
+    let report = try await Explorer(path: shop, options: options).run()
+    #expect(report.failure == nil, "\(report.failure?.message ?? "")")
+    #expect(report.events == 200 && report.sendersReached > 0)
+  }
+
   @Test("attack: what a screen writes reaches a saved spec only inside strings; a carriage return cannot end its comment")
   func specInjection() {
     let failure = Explorer.Failure(
