@@ -175,6 +175,34 @@ describe("kernel state", function()
       assert.are.equal(5, S.update(before, function(state) state.a = 5 end, "state").a)
     end)
 
+    it("counts how deep a draft's node lands: one branch put inside another cannot grow past maxDepth", function()
+      local deep = { v = 1 }
+      for _ = 1, 18 do deep = { x = deep } end
+      local before = S.freeze({ a = deep, b = { c = 1 } }, "state")
+      assert.matches("^state%.b%.c%.y%.z: nested deeper than 20", failure(S.update, before, function(state)
+        state.b.c = { y = { z = state.a } }
+      end, "state"))
+      local grown, message = S.freeze({ a = { v = 1 }, b = { v = 2 } }, "state"), nil
+      for _ = 1, 30 do
+        local ok, result = pcall(S.update, grown, function(state) state.b.c = { z = state.a } end, "state")
+        if ok then ok, result = pcall(S.update, result, function(state) state.a.c = { z = state.b } end, "state") end
+        if not ok then message = result break end
+        grown = result
+      end
+      assert.matches("nested deeper than 20", message)
+      assert.is_true(S.heightOf(grown) <= 20)
+    end)
+
+    it("names a new key that is not a string before its value, and refuses a draft inside itself", function()
+      local before = S.freeze({ a = { x = 1 } }, "state")
+      assert.matches("^state: table has a non%-string key %(boolean%)", failure(S.update, before, function(state)
+        state[true] = print
+      end, "state"))
+      assert.matches("^state%.a%.x: the table contains itself", failure(S.update, before, function(state)
+        state.a.x = state.a
+      end, "state"))
+    end)
+
     it("checks only the changed keys of a top level with the same keys, and counts its size", function()
       local schema = S.compileSchema({ a = "integer", b = "string" })
       local before = S.freeze({ a = 1, b = "x" }, "state")

@@ -172,7 +172,14 @@ freeze = function(value, path, depth, seen)
       return value, meta.h, meta.n
     end
     local result = finalize(value, path, depth, seen)
-    if result ~= nil then return result, S.heightOf(result), S.sizeOf(result) end
+    if result ~= nil then
+      -- A draft's node is as deep as what it holds; where it lands counts too.
+      local h = S.heightOf(result)
+      if h + depth - 2 > maxDepth then
+        fail("too large", path, depth - 1, "nested deeper than " .. maxDepth)
+      end
+      return result, h, S.sizeOf(result)
+    end
     fail("type mismatch", path, depth - 1, "a table with a metatable is not data (views and stores cannot be stored in state)")
   end
   fail("type mismatch", path, depth - 1, (t == "function" and "functions" or t .. " values") .. " are not data and cannot be stored in state")
@@ -283,7 +290,8 @@ DraftMeta.__index = function(draft, key)
       s.kids = kids
     end
     local kid = kids[key]
-    if kid == nil or drafts[kid].node ~= value then
+    local kidEntry = kid and drafts[kid]
+    if kidEntry == nil or kidEntry.node ~= value then
       kid = newDraft(value)
       kids[key] = kid
     end
@@ -369,14 +377,17 @@ end
 finalize = function(draft, path, depth, seen)
   local s = drafts[draft]
   if s == nil then return nil end  -- not a draft of ours
+  if s.result == false then fail("type mismatch", path, depth - 1, "the table contains itself (a cycle)") end
   if s.result ~= nil then return s.result end
+  s.result = false  -- (under way: met again below it, it is a cycle)
   local source = s.copy
   local changed = source ~= nil
   local keys = {}
   if s.written then for key in next, s.written do keys[key] = true end end
   for key, kid in next, s.kids or noKids do
     local slot = (source or s.base)[key]
-    if rawequal(slot, drafts[kid].node) then  -- the slot still holds what the kid was made from
+    local kidEntry = drafts[kid]
+    if kidEntry ~= nil and rawequal(slot, kidEntry.node) then  -- the slot still holds what the kid was made from
       path[depth] = key
       local value = finalize(kid, path, depth + 1, seen)
       path[depth] = nil
@@ -413,13 +424,17 @@ finishTop = function(node, base, top, path, seen)
   for key, value in next, top do
     local old = base[key]
     if old == nil then reshaped = true end
-    path[2] = key
-    local frozen = freeze(value, path, 3, seen)
-    path[2] = nil
-    data[key] = frozen
-    if not same(frozen, old) then
-      if changed == nil then changed = {} end
-      changed[key] = true
+    if old == nil and type(key) ~= "string" then
+      data[key] = value  -- (a new key of another type: freezeTable below checks it before its value)
+    else
+      path[2] = key
+      local frozen = freeze(value, path, 3, seen)
+      path[2] = nil
+      data[key] = frozen
+      if not same(frozen, old) then
+        if changed == nil then changed = {} end
+        changed[key] = true
+      end
     end
   end
   if not reshaped then

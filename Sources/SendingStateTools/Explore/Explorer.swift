@@ -107,7 +107,6 @@ package final class Explorer {
     func remember(_ state: LuaValue) {
       if states.count < Self.stateLimit { states.insert(state.hashValue) }
     }
-    try await checkReachable(random: random)
     runs: while report.events < options.events, clock.now < deadline {
       report.runs += 1
       let (screen, checks) = try open()
@@ -121,6 +120,7 @@ package final class Explorer {
           fromSpec: checks.specNames.contains(broken.text))
         break
       }
+      if report.runs == 1 { try Self.checkReachable(screen, random: random) }
       for _ in 0..<options.runLength where report.events < options.events {
         guard clock.now < deadline else { break runs }
         let candidates = ExploreEvents.candidates(on: screen, random: &random)
@@ -154,21 +154,16 @@ package final class Explorer {
     return report
   }
 
-  /// Refuses a screen that offers a user nothing to do, at its start or once its clock has
-  /// moved by `settle` (a control a timer shows): every run would end before its first event, so
-  /// exploring would only start empty runs until its time was out. The usual cause is a screen
-  /// whose views come from a payload it was not given.
-  /// (It looks at a screen of its own, so the runs start as their replays do.)
-  private func checkReachable(random: ExploreRandom) async throws {
-    let (screen, _) = try open()
-    defer { screen.close() }
+  /// Refuses a screen that offers a user nothing to do at its start (after its start state was
+  /// checked): every run would end before its first event, so exploring would only start empty
+  /// runs until its time was out. The usual cause is a screen whose views come from a payload it
+  /// was not given.
+  private static func checkReachable(_ screen: LuaScreen, random: ExploreRandom) throws {
     var probe = random  // (a copy: the exploration's own sequence is not moved)
-    if !ExploreEvents.candidates(on: screen, random: &probe).isEmpty { return }
-    try? await screen.advance(by: options.settle)
-    if !ExploreEvents.candidates(on: screen, random: &probe).isEmpty { return }
+    guard ExploreEvents.candidates(on: screen, random: &probe).isEmpty else { return }
     throw ToolError.usage(
-      "\(screen.path) offers nothing a user can reach: no enabled, visible view has an event registered with on(...) "
-        + "(also after --settle); if its views come from a server payload, give it with --data FILE or URL")
+      "\(screen.path) offers nothing a user can reach at its start: no enabled, visible view has an event registered with "
+        + "on(...); if its views come from a server payload, give it with --data FILE or URL")
   }
 
   private enum Outcome {
