@@ -203,6 +203,20 @@ describe("kernel state", function()
       end, "state"))
     end)
 
+    it("revokes the drafts of an update that failed: a kept one can neither be written nor placed", function()
+      local before = S.freeze({ b = { x = 1 }, c = { x = 0 } }, "state")
+      local kept
+      assert.is_false(pcall(S.update, before, function(state)
+        kept = state.b
+        kept.x = 2
+        return { kept, print }  -- (frozen in order: kept is finished before print fails)
+      end, "state"))
+      assert.matches("belongs to a store:update that has ended", failure(function() kept.x = "str" end))
+      assert.matches("^state%.c: this draft belongs to a store:update that has ended",
+        failure(S.update, before, function(state) state.c = kept end, "state"))
+      assert.are.equal(1, before.b.x)
+    end)
+
     it("checks only the changed keys of a top level with the same keys, and counts its size", function()
       local schema = S.compileSchema({ a = "integer", b = "string" })
       local before = S.freeze({ a = 1, b = "x" }, "state")

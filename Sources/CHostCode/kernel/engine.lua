@@ -176,6 +176,9 @@ end
 
 -- The undo log keeps old values; nil ones as NONE (a log with holes would lose entries).
 local NONE = {}
+-- What a view proxy's metatable names as its read-only data: nothing (the sandbox's rawset only
+-- asks whether there is some; a view crossing to Swift reads as an empty table, as it did).
+local VIEW_READONLY = {}
 
 local views = {}        -- vid -> rec
 local recOf = {}        -- proxy -> rec
@@ -298,7 +301,7 @@ local function newView(kindName)
     __tostring = function() return kindName .. (mirror.id and ("#" .. mirror.id) or "") end,
     __name = kindName,
     __metatable = false,
-    __readonly = mirror,  -- (the sandbox's rawset refuses it: a property cannot be shadowed)
+    __readonly = VIEW_READONLY,  -- (the sandbox's rawset refuses it: a property cannot be shadowed)
   })
   views[rec.vid] = rec
   recOf[rec.proxy] = rec
@@ -721,38 +724,29 @@ end
 -- yield (a coroutine paused halfway through an update would finish it in a later event), and
 -- the effects ask who calls them. `store.method(x)` works like `store:method(x)`.
 
--- The store cannot change state while an update's function runs: what that update returns
--- would overwrite it. (`updating` is set while one runs; one that failed and was caught with
--- pcall leaves it set, so when it is, the stack says whether an update is really running.)
-local updating = false
+-- The store cannot change state while an update's function runs (from a coroutine there too):
+-- what that update returns would overwrite it. `updating` counts the updates running; a
+-- to-be-closed variable gives the count back on every exit, a failure a script caught included.
+local updating = 0
+local updateEnded = setmetatable({}, { __close = function() updating = updating - 1 end })
 local nestedMessage = "store:update and store:set cannot be used inside an update's function (return or write the new state there)"
-
-local function refuseNested()
-  if not updating then return end
-  for level = 2, 1000 do
-    local info = getinfo(level, "f")
-    if info == nil then break end
-    if info.func == S.update then error(where() .. nestedMessage, 0) end
-  end
-  updating = false
-end
 
 local function update(self, fn)
   fn = checkStore(self, fn)
   if type(fn) ~= "function" then
     error(where() .. "store:update takes a function (state) → nil or new state, got " .. type(fn), 0)
   end
-  refuseNested()
-  updating = true
+  if updating > 0 then error(where() .. nestedMessage, 0) end
+  updating = updating + 1
+  local _ <close> = updateEnded
   local updated = S.update(working, fn, "state")
-  updating = false
   handler.validate(updated)
   working = updated
 end
 
 local function set(self, value)
   value = checkStore(self, value)
-  refuseNested()
+  if updating > 0 then error(where() .. nestedMessage, 0) end
   if type(value) ~= "table" then
     error(where() .. "bad argument #2 to 'set' (a state table expected, got " .. describe(value) .. ")", 0)
   end
@@ -1513,7 +1507,7 @@ end
 
 local function begin()
   blameOn(nil)  -- (a reduce whose effects failed in the last event left it set)
-  updating = false  -- (an update that failed in the last event left it set)
+  updating = 0  -- (an update stopped by a limit, whose closing could not run, left it set)
   layoutUnit = nil  -- (a layout that failed in the last event left it set)
   event = newEvent()
   event.unitHostCount = screen.unitHosts and #screen.unitHosts or 0

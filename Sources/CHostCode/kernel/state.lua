@@ -32,6 +32,8 @@ function S.setBlame(fn) blame = fn end
 -- The marker only frozen nodes' metatables carry; scripts cannot reach it, so a node cannot be forged.
 local FROZEN = {}
 S.FROZEN = FROZEN
+-- The marker of drafts' metatable (to tell a draft whose update has ended from other tables).
+local DRAFT = {}
 
 -- What a write to read-only state says; the engine sets it per phase.
 local readOnlyMessage = "state is read-only"
@@ -180,6 +182,9 @@ freeze = function(value, path, depth, seen)
       end
       return result, h, S.sizeOf(result)
     end
+    if rawget(meta, DRAFT) then
+      fail("type mismatch", path, depth - 1, "this draft belongs to a store:update that has ended (keep values, not drafts)")
+    end
     fail("type mismatch", path, depth - 1, "a table with a metatable is not data (views and stores cannot be stored in state)")
   end
   fail("type mismatch", path, depth - 1, (t == "function" and "functions" or t .. " values") .. " are not data and cannot be stored in state")
@@ -260,9 +265,10 @@ local function info(draft)
   return entry
 end
 
-local DraftMeta = {}
+local DraftMeta = { [DRAFT] = true }
 local noKids = setmetatable({}, { __newindex = function() error("noKids is empty by design", 2) end })
 local draftList = {}  -- the drafts of the update under way, to revoke when it ends
+local updateStarts = {}  -- where in draftList each update under way began
 
 -- A draft stands for a frozen node: reads come from its copy (once written) or the node's
 -- data; a nested table read is a draft of its own (a kid), kept per key while the slot still
@@ -278,6 +284,7 @@ end
 function S.resetDrafts()
   if next(drafts) ~= nil then drafts = {} end
   if draftList[1] ~= nil then draftList = {} end
+  if updateStarts[1] ~= nil then updateStarts = {} end
 end
 
 DraftMeta.__index = function(draft, key)
@@ -476,8 +483,25 @@ end
 -- fn gets a plain copy of the top level (reads and writes there are plain table accesses, and
 -- `pairs` and `#` work as on any table) whose tables are drafts. The copy is the script's: the
 -- new node gets a copy of its own, so a copy kept past the update changes nothing.
+-- Revokes the drafts of the update that is ending, whether it returns or fails: a draft that
+-- outlived a failed update (one a script caught with pcall) could still be written, and its
+-- copy may already be a frozen node's data. (A to-be-closed variable runs on every exit
+-- without catching the error, so a memory error stays one.)
+local revokeOnExit = setmetatable({}, {
+  __close = function()
+    local n = #updateStarts
+    local first = updateStarts[n]
+    updateStarts[n] = nil
+    for i = #draftList, first, -1 do
+      drafts[draftList[i]] = nil
+      draftList[i] = nil
+    end
+  end,
+})
+
 function S.update(node, fn, root)
-  local first = #draftList + 1
+  updateStarts[#updateStarts + 1] = #draftList + 1
+  local _ <close> = revokeOnExit
   local base = dgetmetatable(node).__index
   local top = {}
   for key, value in next, base do
@@ -493,10 +517,6 @@ function S.update(node, fn, root)
     seen[top] = true
     frozen = finishTop(node, base, top, path, seen)
     seen[top] = nil
-  end
-  for i = #draftList, first, -1 do
-    drafts[draftList[i]] = nil
-    draftList[i] = nil
   end
   return frozen
 end
