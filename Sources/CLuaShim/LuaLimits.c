@@ -1,12 +1,15 @@
 /*
 ** CLuaShim: the limits of an episode (work budget and wall-clock deadline).
 **
-** The count hook runs every SSLUA_HOOK_STEP instructions; it counts the
-** budget and reads the clock. Library functions that loop in C charge their
-** work through sslua_charge, and the allocator reads the clock as memory
-** grows, so neither a long C loop nor a run of huge string copies can hide
-** from the deadline. Once a limit runs out the hook is set to fire on every
-** instruction, so a script that catches the error with pcall cannot go on.
+** With an instruction budget, the count hook runs every SSLUA_HOOK_STEP
+** instructions; it counts the budget and reads the clock. With a deadline
+** alone no hook runs: the watch (LuaWatch.c) sets it when the deadline
+** passes, so a script runs at full speed until then. Library functions that
+** loop in C charge their work through sslua_charge, and the allocator reads
+** the clock as memory grows, so neither a long C loop nor a run of huge
+** string copies can hide from the deadline. Once a limit runs out the hook
+** is set to fire on every instruction, so a script that catches the error
+** with pcall cannot go on.
 */
 /* clock_gettime is POSIX: ask for it under -std=c99 too. */
 #define _POSIX_C_SOURCE 200809L
@@ -42,8 +45,24 @@ static void set_count_hook (lua_State *L, Host *h, int step) {
   lua_sethook(L, count_hook, LUA_MASKCOUNT | line_mask(h), step);
 }
 
+void sslua_hook_now (lua_State *L, Host *h) {
+  set_count_hook(L, h, 1);
+}
+
+void sslua_clear_deadline (Host *h) {
+  h->deadline_ns = 0;
+  sslua_watch_disarm(h);
+}
+
 void sslua_arm_hook (lua_State *L, Host *h) {
-  if (h->budget <= 0 && h->deadline_ns == 0 && !profile_on) {
+  int counting = h->budget > 0 || profile_on || h->tripped != SSLUA_TRIP_NONE;
+  if (h->deadline_ns == 0 || counting)
+    sslua_watch_disarm(h);
+  else if (h->watched && !h->watch_due && sslua_watch_arm(h))
+    counting = 0;  /* the watch holds the deadline: no hook until it passes */
+  else
+    counting = 1;  /* passed already, or no room in the watch: the count hook reads the clock */
+  if (!counting) {
     if (h->coverage != NULL)
       lua_sethook(L, count_hook, LUA_MASKLINE, 0);
     else
@@ -51,7 +70,7 @@ void sslua_arm_hook (lua_State *L, Host *h) {
     return;
   }
   int step = h->hook_step > 0 ? h->hook_step : SSLUA_HOOK_STEP;
-  if (profile_on || h->tripped != SSLUA_TRIP_NONE)  /* (a profile counts every instruction) */
+  if (profile_on || h->tripped != SSLUA_TRIP_NONE || h->watch_due)  /* (a profile counts every instruction) */
     step = 1;
   else if (h->budget > 0 && h->remaining < step)
     step = h->remaining > 0 ? (int)h->remaining : 1;
@@ -67,17 +86,20 @@ void sslua_reset_limits (lua_State *L, Host *h) {
   h->hook_step = SSLUA_HOOK_STEP;
   h->last_hook_ns = 0;
   if (h->time_limit_ns > 0) {
+    if (h->budget <= 0 && h->watched) sslua_watch_prepare();
     h->last_hook_ns = sslua_now_ns();
     h->deadline_ns = h->last_hook_ns + h->time_limit_ns;
   }
   else
     h->deadline_ns = 0;
+  h->watch_due = 0;
   sslua_arm_hook(L, h);
 }
 
 void sslua_trip (lua_State *L, Host *h, int reason) {
   if (h->tripped == SSLUA_TRIP_NONE)
     h->tripped = reason;
+  sslua_watch_disarm(h);  /* the watch has done its part: no more signals */
   /* Every instruction from now on runs the hook, which raises again. */
   set_count_hook(L, h, 1);
 }
@@ -205,12 +227,17 @@ static void count_hook (lua_State *L, lua_Debug *ar) {
       h->last_hook_ns = now;
     }
     if (h->tripped == SSLUA_TRIP_NONE) {
-      if (h->budget > 0 && h->remaining < lua_gethookcount(L))
+      if (h->budget <= 0 && !profile_on) {
+        h->watch_due = 0;
+        sslua_arm_hook(L, h);
+      }  /* the watch's signal came early (a new deadline): back to none */
+      else if (h->budget > 0 && h->remaining < lua_gethookcount(L))
         set_count_hook(L, h, (int)h->remaining);
       return;
     }
   }
   set_count_hook(L, h, 1);
+  sslua_watch_disarm(h);  /* tripped: no more signals */
   /* The position is the running function's (level 0), not its caller's. */
   sslua_where_script(L, 0);
   push_limit_message(L, h);
@@ -227,12 +254,16 @@ void sslua_charge (lua_State *L, long long units) {
         h->tripped = SSLUA_TRIP_BUDGET;
     }
     if (h->deadline_ns != 0 && h->tripped == SSLUA_TRIP_NONE) {
-      h->since_clock_units += units > 0 ? units : 1;
-      if (h->since_clock_units >= SSLUA_CHARGE_CLOCK_STEP) {
+      /* The clock is read every SSLUA_CHARGE_CLOCK_STEP units, at once for a big charge (no
+      ** sum that can overflow), and as soon as the watch's signal has come. */
+      long long step = units > 0 ? units : 1;
+      if (h->watch_due || step >= SSLUA_CHARGE_CLOCK_STEP - h->since_clock_units) {
         h->since_clock_units = 0;
         if (past_deadline(h, sslua_now_ns()))
           h->tripped = SSLUA_TRIP_TIME;
       }
+      else
+        h->since_clock_units += step;
     }
     if (h->tripped == SSLUA_TRIP_NONE) return;
   }
@@ -240,6 +271,10 @@ void sslua_charge (lua_State *L, long long units) {
     return;  /* not in a limited call (host code run from Swift) */
   sslua_trip(L, h, h->tripped);
   sslua_raise_trip(L, h, 1);
+}
+
+void sslua_tick (lua_State *L) {
+  sslua_charge(L, 0);
 }
 
 int sslua_charge_function (lua_State *L) {
@@ -257,6 +292,10 @@ long long sslua_budget (lua_State *L) { return sslua_gethost(L)->budget; }
 long long sslua_instructions_used (lua_State *L) {
   Host *h = sslua_gethost(L);
   return h->budget == 0 ? 0 : h->budget - h->remaining;
+}
+
+void sslua_set_watched (lua_State *L, int watched) {
+  sslua_gethost(L)->watched = watched != 0;
 }
 
 void sslua_set_time_limit (lua_State *L, long long nanoseconds) {
@@ -291,7 +330,7 @@ void sslua_begin_episode (lua_State *L) {
 void sslua_end_episode (lua_State *L) {
   Host *h = sslua_gethost(L);
   h->episode = 0;
-  h->deadline_ns = 0;
+  sslua_clear_deadline(h);
 }
 
 int sslua_call_depth (lua_State *L) { return sslua_gethost(L)->depth; }

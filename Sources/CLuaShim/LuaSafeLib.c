@@ -164,8 +164,8 @@ static int safe_resume (lua_State *L) {
   saved = h->running;
   h->running = co;
   status = lua_resume(co, L, nargs, &nres);
-  h->running = saved;
   if (status == LUA_OK || status == LUA_YIELD) {
+    h->running = saved;
     if (!lua_checkstack(L, nres + 1)) {
       lua_pop(co, nres);
       lua_pushboolean(L, 0);
@@ -184,6 +184,7 @@ static int safe_resume (lua_State *L) {
     lua_xmove(co, L, 1);
     lua_resetthread(co);
     lua_settop(co, 0);
+    h->running = saved;
     sslua_trip(L, h, h->tripped);
     return lua_error(L);
   }
@@ -193,8 +194,63 @@ static int safe_resume (lua_State *L) {
   ** Lua's coroutine.wrap does), so a memory error inside it frees what it held. */
   if (status == LUA_ERRMEM)  /* before the reset, whose allocations may be refused too */
     sslua_describe_memory_error(L, h);
+  /* The reset runs the coroutine's pending __close handlers on it: it is still what runs (the
+  ** watch stops the thread that runs), under the episode's hook. */
+  sslua_arm_hook(co, h);
   lua_resetthread(co);
   lua_settop(co, 0);  /* dead: nothing left to run */
+  h->running = saved;
+  if (h->tripped != SSLUA_TRIP_NONE) {  /* a limit ran out in a __close handler */
+    sslua_trip(L, h, h->tripped);
+    return sslua_raise_trip(L, h, 1);
+  }
+  return 2;
+}
+
+/* Names of a coroutine's states, as Lua's coroutine library gives them. */
+static const char *const coroutine_states[] = {"running", "dead", "suspended", "normal"};
+
+/* The state of `co` as seen from `L`: 0 running, 1 dead, 2 suspended, 3 normal (Lua's auxstatus). */
+static int coroutine_state (lua_State *L, lua_State *co) {
+  lua_Debug ar;
+  if (L == co) return 0;
+  switch (lua_status(co)) {
+    case LUA_YIELD: return 2;
+    case LUA_OK:
+      if (lua_getstack(co, 0, &ar)) return 3;
+      return lua_gettop(co) == 0 ? 1 : 2;
+    default: return 1;
+  }
+}
+
+/*
+** coroutine.close: as Lua's, but the thread's pending __close handlers run as the running thread
+** under the episode's limits, and a limit that runs out in one is raised, not returned.
+*/
+static int safe_close (lua_State *L) {
+  lua_State *co = lua_tothread(L, 1);
+  Host *h = sslua_gethost(L);
+  lua_State *saved;
+  int state, status;
+  luaL_argexpected(L, co != NULL, 1, "coroutine");
+  state = coroutine_state(L, co);
+  if (state != 1 && state != 2)
+    return luaL_error(L, "cannot close a %s coroutine", coroutine_states[state]);
+  saved = h->running;
+  h->running = co;
+  sslua_arm_hook(co, h);
+  status = lua_resetthread(co);
+  h->running = saved;
+  if (h->tripped != SSLUA_TRIP_NONE && status != LUA_ERRMEM) {
+    sslua_trip(L, h, h->tripped);
+    return sslua_raise_trip(L, h, 1);
+  }
+  if (status == LUA_OK) {
+    lua_pushboolean(L, 1);
+    return 1;
+  }
+  lua_pushboolean(L, 0);
+  lua_xmove(co, L, 1);
   return 2;
 }
 
@@ -262,6 +318,7 @@ static int safe_insert (lua_State *L) {
                     "position out of bounds");
       sslua_charge(L, span(pos, size));
       for (i = size; i > pos; i--) {
+        sslua_tick(L);
         lua_geti(L, 1, i - 1);
         lua_seti(L, 1, i);
       }
@@ -286,6 +343,7 @@ static int safe_remove (lua_State *L) {
   sslua_charge(L, span(pos, size) + 1);
   lua_geti(L, 1, pos);  /* the removed value */
   for (; pos < size; pos++) {
+    sslua_tick(L);
     lua_geti(L, 1, pos + 1);
     lua_seti(L, 1, pos);
   }
@@ -384,16 +442,37 @@ static int delegate (lua_State *L, long long units) {
   return lua_gettop(L);
 }
 
-/* table.concat(t, sep, i, j): j made explicit, so `#t` is read only here. */
+/* Adds t[i] to the buffer (a string or a number), as Lua's concat does. */
+static void add_element (lua_State *L, luaL_Buffer *b, lua_Integer i) {
+  lua_geti(L, 1, i);
+  if (!lua_isstring(L, -1))
+    luaL_error(L, "invalid value (%s) at index %I in table for 'concat'", luaL_typename(L, -1),
+               (LUAI_UACINT)i);
+  luaL_addvalue(b);
+}
+
+/* table.concat(t, sep, i, j): `#t` read only once; charged up front, and ticks per element
+** (elements an `__index` written in C makes cost no instruction and may be empty). */
 static int safe_concat (lua_State *L) {
-  lua_Integer i, j;
+  luaL_Buffer b;
+  size_t lsep;
+  const char *sep;
+  lua_Integer i, last;
   check_tablelike(L, 1, NEED_READ | NEED_LEN);
+  sep = luaL_optlstring(L, 2, "", &lsep);
   i = luaL_optinteger(L, 3, 1);
-  j = lua_isnoneornil(L, 4) ? luaL_len(L, 1) : luaL_checkinteger(L, 4);
-  lua_settop(L, 2);
-  lua_pushinteger(L, i);
-  lua_pushinteger(L, j);
-  return delegate(L, span(i, j));
+  last = lua_isnoneornil(L, 4) ? luaL_len(L, 1) : luaL_checkinteger(L, 4);
+  sslua_charge(L, span(i, last));
+  luaL_buffinit(L, &b);
+  for (; i < last; i++) {
+    sslua_tick(L);
+    add_element(L, &b, i);
+    luaL_addlstring(&b, sep, lsep);
+  }
+  if (i == last)
+    add_element(L, &b, i);
+  luaL_pushresult(&b);
+  return 1;
 }
 
 /* table.unpack(t, i, j): j made explicit. */
@@ -406,11 +485,32 @@ static int safe_unpack (lua_State *L) {
   return delegate(L, span(i, j));
 }
 
-/* table.move(a1, f, e, t [, a2]) */
+/* table.move(a1, f, e, t [, a2]): charged up front, and ticks as it goes (without a budget
+** only the deadline ends a move over the whole integer range, which allocates nothing). */
 static int safe_move (lua_State *L) {
-  lua_Integer f = luaL_checkinteger(L, 2);
-  lua_Integer e = luaL_checkinteger(L, 3);
-  return delegate(L, span(f, e));
+  lua_Integer from = luaL_checkinteger(L, 2);
+  lua_Integer last = luaL_checkinteger(L, 3);
+  lua_Integer to = luaL_checkinteger(L, 4);
+  int target = lua_isnoneornil(L, 5) ? 1 : 5;
+  check_tablelike(L, 1, NEED_READ);
+  check_tablelike(L, target, NEED_WRITE);
+  sslua_charge(L, span(from, last));
+  if (last >= from) {
+    lua_Integer count;
+    luaL_argcheck(L, from > 0 || last < LUA_MAXINTEGER + from, 3, "too many elements to move");
+    count = last - from + 1;
+    luaL_argcheck(L, to <= LUA_MAXINTEGER - count + 1, 4, "destination wrap around");
+    /* Moving up within one table goes from the end, so no element is overwritten before it moves. */
+    int forward = to > last || to <= from || (target != 1 && !lua_compare(L, 1, target, LUA_OPEQ));
+    for (lua_Integer k = 0; k < count; k++) {
+      lua_Integer offset = forward ? k : count - 1 - k;
+      sslua_tick(L);
+      lua_geti(L, 1, from + offset);
+      lua_seti(L, target, to + offset);
+    }
+  }
+  lua_pushvalue(L, target);
+  return 1;
 }
 
 /* }====================================================== */
@@ -439,6 +539,34 @@ static long long string_span (size_t len, lua_Integer i, lua_Integer j) {
   return span(i, j);
 }
 
+/* Builds string.rep's result, ticking per piece (only the deadline bounds it without a budget). */
+static int build_rep (lua_State *L, lua_Integer n) {
+  size_t len, lsep, total;
+  const char *s = lua_tolstring(L, 1, &len);
+  const char *sep = luaL_optlstring(L, 3, "", &lsep);
+  luaL_Buffer b;
+  char *out;
+  if (n <= 0 || len + lsep == 0) {  /* no pieces, or empty ones: empty, however many */
+    lua_pushliteral(L, "");
+    return 1;
+  }
+  if (len + lsep < len || len + lsep > (size_t)INT_MAX / (lua_Unsigned)n)  /* Lua 5.4's MAXSIZE */
+    return luaL_error(L, "resulting string too large");
+  total = (size_t)n * len + (size_t)(n - 1) * lsep;
+  out = luaL_buffinitsize(L, &b, total);
+  for (lua_Integer i = 0; i < n; i++) {
+    sslua_tick(L);
+    memcpy(out, s, len);
+    out += len;
+    if (i + 1 < n && lsep > 0) {
+      memcpy(out, sep, lsep);
+      out += lsep;
+    }
+  }
+  luaL_pushresultsize(&b, total);
+  return 1;
+}
+
 /* string.rep(s, n [, sep]): n pieces, even empty ones, cost a unit each. */
 static int safe_rep (lua_State *L) {
   size_t len = 0, lsep = 0;
@@ -452,7 +580,8 @@ static int safe_rep (lua_State *L) {
     long double more = bytes / 16;
     units = more >= (long double)(LLONG_MAX / 2) ? LLONG_MAX / 2 : units + (long long)more;
   }
-  return delegate(L, units);
+  sslua_charge(L, units);  /* a budget refuses it here, before any work */
+  return build_rep(L, n);
 }
 
 /* string.byte(s, i, j): one unit per value pushed. */
@@ -508,16 +637,21 @@ int sslua_open_bounded (lua_State *L) {
   lua_setfield(L, -2, "coroutine.create");
   lua_pushcfunction(L, safe_resume);
   lua_setfield(L, -2, "coroutine.resume");
+  lua_pushcfunction(L, safe_close);
+  lua_setfield(L, -2, "coroutine.close");
   lua_pushcfunction(L, safe_insert);
   lua_setfield(L, -2, "table.insert");
   lua_pushcfunction(L, safe_remove);
   lua_setfield(L, -2, "table.remove");
   lua_pushcfunction(L, safe_sort);
   lua_setfield(L, -2, "table.sort");
-  wrap_standard(L, "table", "concat", "table.concat", safe_concat);
+  lua_pushcfunction(L, safe_concat);
+  lua_setfield(L, -2, "table.concat");
   wrap_standard(L, "table", "unpack", "table.unpack", safe_unpack);
-  wrap_standard(L, "table", "move", "table.move", safe_move);
-  wrap_standard(L, "string", "rep", "string.rep", safe_rep);
+  lua_pushcfunction(L, safe_move);
+  lua_setfield(L, -2, "table.move");
+  lua_pushcfunction(L, safe_rep);
+  lua_setfield(L, -2, "string.rep");
   wrap_standard(L, "string", "byte", "string.byte", safe_byte);
   wrap_standard(L, "utf8", "codepoint", "utf8.codepoint", safe_codepoint);
   wrap_standard(L, "utf8", "len", "utf8.len", safe_scan);

@@ -100,12 +100,14 @@ lua_State *sslua_newstate (size_t memory_limit, sslua_ReleaseFunction release) {
   if (h == NULL) return NULL;
   h->limit = memory_limit;
   h->release = release;
+  h->watch_slot = -1;
   lua_State *L = lua_newstate(counting_alloc, h);
   if (L == NULL) {
     free(h);
     return NULL;
   }
   *(Host **)lua_getextraspace(L) = h;
+  h->main = L;
   lua_atpanic(L, panic);
   lua_setwarnf(L, NULL, NULL);
   return L;
@@ -113,6 +115,7 @@ lua_State *sslua_newstate (size_t memory_limit, sslua_ReleaseFunction release) {
 
 void sslua_close (lua_State *L) {
   Host *h = gethost(L);
+  sslua_watch_disarm(h);
   lua_close(L);
   sslua_coverage_free(h->coverage);
   free(h);
@@ -277,7 +280,7 @@ int sslua_pcall (lua_State *L, int nargs, int nresults) {
      returns, nothing runs under it, and Swift's later pushes and reads must not be refused by
      a deadline that passed after the call ended. (The trip reason stays for the caller.) */
   if (h->depth == 0 && h->episode == 0)
-    h->deadline_ns = 0;
+    sslua_clear_deadline(h);
   lua_remove(L, base);
   if (status == LUA_ERRMEM)
     sslua_describe_memory_error(L, h);

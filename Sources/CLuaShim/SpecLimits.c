@@ -7,10 +7,9 @@
 ** holds where the runner's old Lua debug hook (one thread only, VM instructions only) did not:
 **  - in coroutines: coroutine.create, resume and wrap arm the limits' count hook on every
 **    thread they run (the sandbox's create and resume, and a wrap built on them here);
-**  - in library functions that loop in C: the sandbox's charged patterns, sort, unpack, byte
-**    and utf8 functions, and versions here of string.rep and table.move, concat, insert and
-**    remove that charge as they go (the sandbox's charge their work up front, which only a
-**    budget can refuse: with a deadline alone, the clock would be read once, before the loop);
+**  - in library functions that loop in C: the sandbox's bounded patterns, string.rep and the
+**    table functions read the clock as they loop (unpack, byte and the utf8 functions are
+**    bounded by the stack or the string's length);
 **  - through pcall and xpcall: once the time is out, every instruction raises again
 **    (LuaLimits.c) and xpcall's handlers do not run. Only the xpcall of the runner's own
 **    safe-call function (busted.safe, named with `owner`) ends the timeout, replacing the error
@@ -45,6 +44,7 @@ static SpecState *spec_state (lua_State *L) {
 static void apply (lua_State *L, SpecState *s) {
   Host *h = sslua_gethost(L);
   h->deadline_ns = s->deadline_ns;
+  h->watch_due = 0;
   h->tripped = SSLUA_TRIP_NONE;
   h->hook_step = SSLUA_HOOK_STEP;
   h->since_clock_units = 0;
@@ -67,12 +67,18 @@ static long long deadline_after (double seconds) {
 ** =======================================================
 */
 
-/* start(seconds): the running thread's deadline is now + seconds; returns the deadline, limit and
-** trip it replaces (for stop). */
+/* start(seconds): the running thread's deadline is now + seconds; returns what it replaces (for
+** stop): the time that deadline had left (0: none), its limit and its trip. The replaced
+** deadline is paused meanwhile: a finalizer's own time is not charged to the test it ran in. */
 static int spec_start (lua_State *L) {
   SpecState *s = spec_state(L);
   double seconds = luaL_checknumber(L, 1);
-  lua_pushinteger(L, (lua_Integer)s->deadline_ns);
+  long long left = 0;
+  if (s->deadline_ns != 0) {
+    left = s->deadline_ns - sslua_now_ns();
+    if (left < 1) left = 1;
+  }
+  lua_pushinteger(L, (lua_Integer)left);
   lua_pushnumber(L, s->limit);
   lua_pushinteger(L, sslua_gethost(L)->tripped);
   s->deadline_ns = deadline_after(seconds);
@@ -83,13 +89,14 @@ static int spec_start (lua_State *L) {
   return 3;
 }
 
-/* stop(deadline, limit [, trip]): puts back what start replaced (a timeout that was running out
-** when a finalizer started goes on raising). */
+/* stop(left, limit [, trip]): puts back what start replaced, with the time it had left (a
+** timeout that was running out when a finalizer started goes on raising). */
 static int spec_stop (lua_State *L) {
   SpecState *s = spec_state(L);
   Host *h = sslua_gethost(L);
   lua_Integer trip = luaL_optinteger(L, 3, SSLUA_TRIP_NONE);
-  s->deadline_ns = (long long)luaL_checkinteger(L, 1);
+  lua_Integer left = luaL_checkinteger(L, 1);
+  s->deadline_ns = left > 0 ? deadline_after((double)left / 1e9) : 0;
   s->limit = luaL_checknumber(L, 2);
   s->where[0] = '\0';
   apply(L, s);
@@ -112,6 +119,7 @@ static int spec_resume (lua_State *L) {
   luaL_argexpected(L, co != NULL, 1, "thread");
   apply(L, spec_state(L));
   sslua_arm_hook(co, sslua_gethost(L));
+  sslua_gethost(L)->running = co;  /* (what the watch stops when the deadline passes) */
   return 0;
 }
 
@@ -120,6 +128,7 @@ static int spec_pause (lua_State *L) {
   Host *h = sslua_gethost(L);
   h->deadline_ns = 0;
   h->tripped = SSLUA_TRIP_NONE;
+  h->running = L;
   sslua_arm_hook(L, h);
   return 0;
 }
@@ -293,171 +302,6 @@ static int spec_wrap (lua_State *L) {
 
 /*
 ** {======================================================
-** Library functions that charge as they go
-** =======================================================
-*/
-
-#define READS 1
-#define WRITES 2
-#define HAS_LENGTH 4
-
-/* Argument `arg` is a table, or has the metamethods the function needs (as Lua's table functions). */
-static void check_table (lua_State *L, int arg, int needs) {
-  static const struct { int need; const char *name; } events[] = {
-      {READS, "__index"}, {WRITES, "__newindex"}, {HAS_LENGTH, "__len"}};
-  int ok = 1;
-  if (lua_type(L, arg) == LUA_TTABLE) return;
-  if (!lua_getmetatable(L, arg)) luaL_checktype(L, arg, LUA_TTABLE);
-  for (size_t i = 0; i < sizeof events / sizeof events[0]; i++) {
-    if (!(needs & events[i].need)) continue;
-    lua_pushstring(L, events[i].name);
-    ok = ok && lua_rawget(L, -2) != LUA_TNIL;
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 1);
-  if (!ok) luaL_checktype(L, arg, LUA_TTABLE);
-}
-
-/* Work on `bytes` bytes: a unit, and one per 16 bytes (as the sandbox charges copies). */
-static long long byte_units (size_t bytes) { return 1 + (long long)(bytes / 16); }
-
-/* string.rep(s, n [, sep]); the pieces are charged as they are copied. */
-static int spec_rep (lua_State *L) {
-  size_t length, seplength, total;
-  const char *s = luaL_checklstring(L, 1, &length);
-  lua_Integer n = luaL_checkinteger(L, 2);
-  const char *sep = luaL_optlstring(L, 3, "", &seplength);
-  luaL_Buffer b;
-  char *out;
-  if (n <= 0 || length + seplength == 0) {  /* empty pieces: the result is empty, however many */
-    lua_pushliteral(L, "");
-    return 1;
-  }
-  if (length + seplength < length || length + seplength > (size_t)LUA_MAXINTEGER / (lua_Unsigned)n)
-    return luaL_error(L, "resulting string too large");
-  total = (size_t)n * length + (size_t)(n - 1) * seplength;
-  out = luaL_buffinitsize(L, &b, total);
-  for (lua_Integer i = 0; i < n; i++) {
-    sslua_charge(L, byte_units(length + seplength));
-    memcpy(out, s, length);
-    out += length;
-    if (i + 1 < n && seplength > 0) {
-      memcpy(out, sep, seplength);
-      out += seplength;
-    }
-  }
-  luaL_pushresultsize(&b, total);
-  return 1;
-}
-
-/* table.move(a1, f, e, t [, a2]); a unit per element moved. */
-static int spec_move (lua_State *L) {
-  lua_Integer from = luaL_checkinteger(L, 2);
-  lua_Integer last = luaL_checkinteger(L, 3);
-  lua_Integer to = luaL_checkinteger(L, 4);
-  int target = lua_isnoneornil(L, 5) ? 1 : 5;
-  check_table(L, 1, READS);
-  check_table(L, target, WRITES);
-  if (last >= from) {
-    lua_Integer count;
-    luaL_argcheck(L, from > 0 || last < LUA_MAXINTEGER + from, 3, "too many elements to move");
-    count = last - from + 1;
-    luaL_argcheck(L, to <= LUA_MAXINTEGER - count + 1, 4, "destination wrap around");
-    /* Moving up within one table goes from the end, so no element is overwritten before it moves. */
-    int forward = to > last || to <= from || (target != 1 && !lua_compare(L, 1, target, LUA_OPEQ));
-    for (lua_Integer k = 0; k < count; k++) {
-      lua_Integer offset = forward ? k : count - 1 - k;
-      sslua_charge(L, 1);
-      lua_geti(L, 1, from + offset);
-      lua_seti(L, target, to + offset);
-    }
-  }
-  lua_pushvalue(L, target);
-  return 1;
-}
-
-/* Adds t[i] to the buffer (a string or a number), charging its bytes. */
-static void add_element (lua_State *L, luaL_Buffer *b, lua_Integer i) {
-  size_t length = 0;
-  lua_geti(L, 1, i);
-  if (!lua_isstring(L, -1))
-    luaL_error(L, "invalid value (%s) at index %I in table for 'concat'", luaL_typename(L, -1),
-               (LUAI_UACINT)i);
-  lua_tolstring(L, -1, &length);
-  sslua_charge(L, byte_units(length));
-  luaL_addvalue(b);
-}
-
-/* table.concat(t [, sep [, i [, j]]]); each element and separator charged. */
-static int spec_concat (lua_State *L) {
-  luaL_Buffer b;
-  size_t seplength;
-  const char *sep;
-  lua_Integer i, last;
-  check_table(L, 1, READS | HAS_LENGTH);
-  sep = luaL_optlstring(L, 2, "", &seplength);
-  i = luaL_optinteger(L, 3, 1);
-  last = lua_isnoneornil(L, 4) ? luaL_len(L, 1) : luaL_checkinteger(L, 4);
-  luaL_buffinit(L, &b);
-  for (; i < last; i++) {
-    add_element(L, &b, i);
-    luaL_addlstring(&b, sep, seplength);
-  }
-  if (i == last) add_element(L, &b, last);
-  luaL_pushresult(&b);
-  return 1;
-}
-
-/* table.insert(t, [pos,] value); `#t` read once, a unit per element moved. */
-static int spec_insert (lua_State *L) {
-  lua_Integer end, pos;
-  check_table(L, 1, READS | WRITES | HAS_LENGTH);
-  end = luaL_len(L, 1);
-  if (end < LUA_MAXINTEGER) end++;  /* the first free slot */
-  switch (lua_gettop(L)) {
-    case 2:
-      pos = end;
-      break;
-    case 3:
-      pos = luaL_checkinteger(L, 2);
-      luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)end, 2, "position out of bounds");
-      for (lua_Integer i = end; i > pos; i--) {
-        sslua_charge(L, 1);
-        lua_geti(L, 1, i - 1);
-        lua_seti(L, 1, i);
-      }
-      break;
-    default:
-      return luaL_error(L, "wrong number of arguments to 'insert'");
-  }
-  lua_seti(L, 1, pos);
-  return 0;
-}
-
-/* table.remove(t [, pos]); `#t` read once, a unit per element moved. */
-static int spec_remove (lua_State *L) {
-  lua_Integer size, pos;
-  check_table(L, 1, READS | WRITES | HAS_LENGTH);
-  size = luaL_len(L, 1);
-  pos = luaL_optinteger(L, 2, size);
-  if (pos != size)  /* Lua 5.4.4 names argument 1 here; so do we */
-    luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 1, "position out of bounds");
-  lua_geti(L, 1, pos);  /* the removed element */
-  for (; pos < size; pos++) {
-    sslua_charge(L, 1);
-    lua_geti(L, 1, pos + 1);
-    lua_seti(L, 1, pos);
-  }
-  lua_pushnil(L);
-  lua_seti(L, 1, pos);
-  return 1;
-}
-
-/* }====================================================== */
-
-
-/*
-** {======================================================
 ** The library
 ** =======================================================
 */
@@ -468,8 +312,7 @@ static int open_spec_limits (lua_State *L) {
       {"start", spec_start}, {"stop", spec_stop}, {"resume", spec_resume}, {"owner", spec_owner},
       {"xpcall", spec_xpcall}, {NULL, NULL}};
   static const luaL_Reg plain[] = {
-      {"pause", spec_pause}, {"timedOut", spec_timed_out}, {"rep", spec_rep}, {"move", spec_move}, {"concat", spec_concat},
-      {"insert", spec_insert}, {"remove", spec_remove}, {NULL, NULL}};
+      {"pause", spec_pause}, {"timedOut", spec_timed_out}, {NULL, NULL}};
   SpecState *s;
   lua_createtable(L, 0, 16);
   luaL_setfuncs(L, plain, 0);
@@ -504,6 +347,8 @@ int sslua_install_spec_limits (lua_State *L, char *error, size_t error_size) {
   }
   lua_pushcfunction(L, open_spec_limits);
   status = lua_pcall(L, 0, 0, 0);
+  /* The spec host gives specs the bounded coroutine functions: the watch may hold the deadline. */
+  sslua_gethost(L)->watched = status == LUA_OK;
   if (status != LUA_OK) {
     const char *why = lua_tostring(L, -1);
     snprintf(error, error_size, "%s", why != NULL ? why : "(no message)");

@@ -49,6 +49,12 @@ typedef struct Host {
   long long deadline_ns;    /* monotonic; 0 = none */
   long long last_hook_ns;   /* when the count hook last ran */
   int hook_step;            /* the count hook's current step */
+  /* The watch (LuaWatch.c) holds the deadline while no count hook runs: where this host's
+  ** entry is (watch_slot -1: not armed), and whether its signal found the deadline passed. */
+  int watched;          /* the deadline may be left to the watch (sslua_set_watched) */
+  int watch_slot;
+  int watch_entry;
+  volatile int watch_due;
 
   /* What print and io.write may output per episode. */
   long long max_output;   /* bytes per episode; 0 = unlimited */
@@ -58,6 +64,7 @@ typedef struct Host {
   int depth;            /* nesting of sslua_pcall */
   int episode;          /* > 0 while an explicit episode is open */
   lua_State *running;   /* the thread running Lua code now (or last) */
+  lua_State *main;      /* the state's main thread */
 
   /* Line counts of script files (LuaCoverage.c); NULL: coverage is off, no line hook. */
   SSCoverage *coverage;
@@ -75,6 +82,26 @@ long long sslua_now_ns (void);
 
 /* Arms the count hook of `L` for the current episode state. */
 void sslua_arm_hook (lua_State *L, Host *h);
+
+/* Makes the next instruction of `L` run the limits' hook (safe in a signal handler). */
+void sslua_hook_now (lua_State *L, Host *h);
+
+/* Hands the deadline of `h` to the watch; 0 when it cannot (no free slot). */
+int sslua_watch_arm (Host *h);
+
+/* Readies the watch for this thread (its first use starts the watch thread): called before a
+** deadline is read from the clock, so that start-up is not charged to the deadline. */
+void sslua_watch_prepare (void);
+
+/* Takes the deadline of `h` back from the watch (nothing to do when it holds none). */
+void sslua_watch_disarm (Host *h);
+
+/* Ends the deadline of `h`: none runs until the next episode or call sets one. */
+void sslua_clear_deadline (Host *h);
+
+/* One step of a library loop whose work was charged up front: no units, but the deadline is
+** read now and then, so a loop that only a budget could refuse up front still ends in time. */
+void sslua_tick (lua_State *L);
 
 /* Marks the episode as tripped for `reason` and makes the next instruction
 ** of `L` run the hook (which raises). Safe inside the allocator. */

@@ -8,6 +8,7 @@ local concat, pack, unpack, sfind = G.table.concat, G.table.pack, G.table.unpack
 local realload, gcollect = G.load, G.collectgarbage
 local write, find, bounded = prims.write, prims.find, prims.bounded
 local cocreate, coresume, charge = bounded["coroutine.create"], bounded["coroutine.resume"], bounded.charge
+local coclose = bounded["coroutine.close"]
 
 local function copy(source, skip)
   local result = {}
@@ -210,7 +211,7 @@ return function()
   end
   env.utf8 = copy(utf8Lib)
   local co = copy(G.coroutine)
-  co.create, co.resume, co.wrap = cocreate, coresume, wrap
+  co.create, co.resume, co.wrap, co.close = cocreate, coresume, wrap, coclose
   env.coroutine = co
   env.os = guarded({ clock = G.os.clock, time = gatedTime, date = gatedDate }, forbiddenOs, "os.")
   env.print = function(...)

@@ -28,10 +28,10 @@ do
     local function finalizer(...)
       local limit = settings.timeout
       if not (limit and limit > 0) then return finalize(...) end
-      local savedDeadline, savedLimit, savedTrip = limits.start(limit)
+      local savedLeft, savedLimit, savedTrip = limits.start(limit)
       local ok, resumed, problem = realPcall(bresume, bcreate(finalize), ...)
       local timedOut = limits.timedOut()
-      limits.stop(savedDeadline, savedLimit, savedTrip)
+      limits.stop(savedLeft, savedLimit, savedTrip)
       if timedOut then
         finalizerTimeouts = finalizerTimeouts + 1
         prims.writeError(("sendingstate test: the __gc finalizer at %s ran past --timeout (%g s) and was stopped\n"):format(where, limit))
@@ -55,12 +55,14 @@ end
 do
   local bounded = limits.bounded
   coroutine.create, coroutine.resume, coroutine.wrap = bounded["coroutine.create"], bounded["coroutine.resume"], limits.wrap
+  coroutine.close = bounded["coroutine.close"]
   pcall, xpcall = limits.pcall, limits.xpcall
-  string.rep = limits.rep
+  string.rep = bounded["string.rep"]
   string.find, string.match = bounded["string.find"], bounded["string.match"]
   string.gmatch, string.gsub = bounded["string.gmatch"], bounded["string.gsub"]
   string.byte = bounded["string.byte"]
-  table.move, table.concat, table.insert, table.remove = limits.move, limits.concat, limits.insert, limits.remove
+  table.move, table.concat = bounded["table.move"], bounded["table.concat"]
+  table.insert, table.remove = bounded["table.insert"], bounded["table.remove"]
   table.sort, table.unpack = bounded["table.sort"], bounded["table.unpack"]
   utf8.codepoint, utf8.len, utf8.offset = bounded["utf8.codepoint"], bounded["utf8.len"], bounded["utf8.offset"]
 end
@@ -358,9 +360,9 @@ busted.safe = function(descriptor, run, element)
     end
   end
   if leaf and limit and limit > 0 and leaves[descriptor] then
-    local savedDeadline, savedLimit = limits.start(limit)
+    local savedLeft, savedLimit = limits.start(limit)
     local results = table.pack(safe(descriptor, run, element))
-    limits.stop(savedDeadline, savedLimit)
+    limits.stop(savedLeft, savedLimit)
     return table.unpack(results, 1, results.n)
   end
   return pass(safe(descriptor, run, element))

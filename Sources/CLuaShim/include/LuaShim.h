@@ -66,8 +66,11 @@ void sslua_set_memory_limit(struct lua_State *L, size_t limit);
 **
 ** Work is counted in units: one per VM instruction, and library functions
 ** charge for the work they do in C (a pattern match step, an element moved
-** by table.move). The wall-clock deadline is read by the count hook, by
-** sslua_charge and by the allocator, so it holds inside C code too.
+** by table.move). The wall-clock deadline is read by sslua_charge and by the
+** allocator, so it holds inside C code too, and in Lua code by the count hook:
+** with a budget, every SSLUA_HOOK_STEP instructions; without one (and in a
+** watched state), only once the deadline has passed, when the watch's signal
+** sets the hook (LuaWatch.c).
 */
 #define SSLUA_TRIP_NONE 0
 #define SSLUA_TRIP_BUDGET 1
@@ -77,6 +80,11 @@ void sslua_set_memory_limit(struct lua_State *L, size_t limit);
 void sslua_set_budget(struct lua_State *L, long long instructions);
 long long sslua_budget(struct lua_State *L);
 long long sslua_instructions_used(struct lua_State *L);
+
+/* Whether the deadline may be left to the watch (no hook until it passes): only when every
+** coroutine of the state starts, resumes and closes through the bounded library (which keeps
+** the running thread known). Otherwise (the default) the count hook reads the clock. */
+void sslua_set_watched(struct lua_State *L, int watched);
 
 /* Wall-clock time per episode in nanoseconds (0 = none). */
 void sslua_set_time_limit(struct lua_State *L, long long nanoseconds);

@@ -9,8 +9,8 @@ extension LuaRuntime {
   /// | Limit | Default | What happens when it runs out |
   /// |---|---|---|
   /// | ``memoryLimit`` | 64 MiB | memory error naming file:line; nothing is committed |
-  /// | ``instructionBudget`` | 100 million units per episode | budget error naming file:line |
   /// | ``timeLimit`` | 1 s per episode (wall clock) | time-limit error naming file:line |
+  /// | ``instructionBudget`` | none (opt in: units per episode) | budget error naming file:line |
   /// | ``maxStringBytes`` | 16 MiB | memory error naming file:line |
   /// | ``maxDepth`` | 64 nested tables | "too large" error naming the path |
   /// | ``maxNodes`` | 1,000,000 values per crossing | "too large" error naming the path |
@@ -25,7 +25,13 @@ extension LuaRuntime {
   ///
   /// Library functions that loop in C (patterns, `string.rep`, the `table` functions, `utf8`,
   /// `load`) charge their work in instruction units, so the budget and the time limit hold inside
-  /// them too. Values crossing between Swift and Lua are counted *per visit*: a table shared by
+  /// them too.
+  ///
+  /// The time limit costs nothing while a script runs: no Lua hook is set until the deadline
+  /// passes (a watch thread then signals the thread running the script, which stops at its next
+  /// instruction). An instruction budget makes the same script deterministic — it stops at the
+  /// same instruction on any machine, which suits tests and fuzzing — but Lua then calls a
+  /// hook on every instruction, which costs a third more per tap; so it is off by default. Values crossing between Swift and Lua are counted *per visit*: a table shared by
   /// two fields counts twice, so shared subtables cannot multiply a copy unnoticed.
   ///
   /// ```swift
@@ -37,7 +43,8 @@ extension LuaRuntime {
   public struct Limits: Sendable, Equatable {
     /// Bytes the state may use while Lua code runs (default 64 MiB).
     public var memoryLimit: Int?
-    /// Instruction units one episode may run (default 100 million).
+    /// Instruction units one episode may run (default `nil`: none). A budget stops a script at
+    /// the same instruction on every machine, at the cost of a Lua hook on every instruction.
     public var instructionBudget: Int?
     /// Wall-clock time one episode may take (default 1 second).
     public var timeLimit: Duration?
@@ -79,7 +86,7 @@ extension LuaRuntime {
 
     /// Creates limits; every argument has the documented default.
     public init(
-      memoryLimit: Int? = 64 << 20, instructionBudget: Int? = 100_000_000, timeLimit: Duration? = .seconds(1),
+      memoryLimit: Int? = 64 << 20, instructionBudget: Int? = nil, timeLimit: Duration? = .seconds(1),
       maxStringBytes: Int? = 16 << 20, maxDepth: Int = 64, maxNodes: Int = 1_000_000, maxActionsPerEvent: Int = 1_000,
       maxEffectDelay: Duration = .seconds(3_600), maxFetchBytes: Int = 8 << 20, fetchTimeout: Duration = .seconds(30),
       maxViews: Int = 10_000, maxRegistrations: Int = 10_000, maxPendingEffects: Int = 100,

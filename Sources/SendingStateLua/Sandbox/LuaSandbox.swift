@@ -45,6 +45,10 @@ extension LuaRuntime {
     hostGlobals = stack.ref()
     lua_createtable(L, 0, 0)
     loadedModules = stack.ref()
+    // A sandbox's coroutines all start and stop through the bounded library, which tells the
+    // deadline's watch which thread runs; trusted code may use Lua's own, so its deadline is
+    // read by the count hook.
+    sslua_set_watched(L, configuration.mode == .sandboxed ? 1 : 0)
     guard configuration.mode == .sandboxed else {
       // Trusted: scripts share the real globals; preloaded modules go to package.loaded.
       stack.push(reference: loadedModules)
@@ -131,7 +135,9 @@ extension LuaRuntime {
       lua_rawset(L, -3)
     }
     lua_rawset(L, -3)
-    try protectedCall(arguments: 4, results: 1, context: "building the sandbox")
+    // The host's own code, bounded: not under the script's limits (a tight time limit must
+    // not fail the runtime's construction on a busy machine).
+    try protectedCall(arguments: 4, results: 1, context: "building the sandbox", critical: true)
     environmentFactory = stack.ref()
   }
 

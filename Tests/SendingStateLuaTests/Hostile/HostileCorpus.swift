@@ -67,6 +67,20 @@ struct HostileItem: Sendable, CustomTestStringConvertible, Hashable {
 
   /// The expected kind, when the item expects an error.
   var expectedKind: ScriptError.Kind? { ScriptError.Kind(rawValue: expect) }
+
+  /// The item under the shape of the default limits: no instruction budget, only the corpus's
+  /// 200 ms deadline. What a budget refuses up front must still end: `contained` (an error
+  /// naming the item's line — time, memory — or a success), within the runner's bounds.
+  func underDeadlineOnly() -> HostileItem {
+    var limits = self.limits
+    limits.instructionBudget = nil
+    limits.timeLimit = HostileCorpus.baseLimits.timeLimit
+    return HostileItem(
+      relativePath: relativePath, path: path, category: category, form: form, summary: summary, setup: setup,
+      trigger: trigger, expect: "contained", line: line, chunk: chunk, message: nil, context: nil, state: nil,
+      texts: [], mirror: mirror, after: after, limits: limits, host: host, roundTrip: roundTrip,
+      outputLimit: outputLimit)
+  }
 }
 
 /// Finding and reading the corpus.
@@ -150,6 +164,9 @@ enum HostileCorpus {
     // sandbox error) must not race the wall clock: on a busy machine 200 ms of wall time can run
     // out before the work bound is reached. Its time limit is only a backstop for a broken host.
     if deterministicKinds.contains(expect) { limits.timeLimit = .seconds(20) }
+    // An item the wall clock must stop runs as the default limits do: with no instruction
+    // budget, so no count hook; the watch (LuaWatch.c) raises the deadline by a signal.
+    if expect == ScriptError.Kind.timeout.rawValue { limits.instructionBudget = nil }
     for word in (one("limits") ?? "").split(separator: " ") {
       let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
       if parts.count != 2 || !apply(parts[0], parts[1], to: &limits) { problems.append("bad limits word '\(word)'") }

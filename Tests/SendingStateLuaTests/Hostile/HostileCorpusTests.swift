@@ -64,6 +64,18 @@ struct HostileCorpusTests {
     }
   }
 
+  /// The items a budget stops, for the default limits, which have none.
+  static var budgetItems: [HostileItem] {
+    inProcessItems.filter { $0.expect == ScriptError.Kind.budgetExceeded.rawValue }.map { $0.underDeadlineOnly() }
+  }
+
+  @Test("each item a budget stops also ends under the deadline alone (the default limits)", arguments: budgetItems)
+  @MainActor
+  func deadlineOnly(_ item: HostileItem) async {
+    let problems = await HostileRunner(item: item).run()
+    #expect(problems.isEmpty, "\(item.relativePath) without a budget (\(item.summary)):\n- \(problems.joined(separator: "\n- "))")
+  }
+
   @Test("each item: the host holds, or the attack is a known failure", arguments: inProcessItems)
   @MainActor
   func item(_ item: HostileItem) async {
