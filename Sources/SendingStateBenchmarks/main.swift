@@ -171,8 +171,8 @@ func makeCases() throws -> [Case] {
   let unlimited = LuaRuntime.Limits.unlimited
   let runtime = try LuaRuntime(configuration: .init(limits: unlimited))
 
-  /// A plain-Lua floor: `source` returns function(n) that does the work n times.
-  func floor(_ source: String) throws -> (Int) throws -> Double {
+  /// A plain-Lua floor: `source` returns function(n) that does the work n times (in `runtime`).
+  func floor(_ source: String, in runtime: LuaRuntime = runtime) throws -> (Int) throws -> Double {
     let function = try runtime.callReturningReferences(try runtime.load(source, chunkName: "=floor"), with: [], context: nil)[0]
     return { n in
       let clock = ContinuousClock()
@@ -211,19 +211,36 @@ func makeCases() throws -> [Case] {
     })
 
   // B2: the counter's tap round trip.
-  let counter = try LuaScreen(
-    path: repository.appendingPathComponent("examples/counter/counter.lua").path, options: .init(limits: unlimited))
-  let plus = try counter.view("plus") as! Button
-  cases.append(
-    Case(group: "B2", name: "counter tap round trip", iterations: 20_000) { n in
+  /// A case tapping `+` on a counter screen opened with `limits`.
+  func tapCase(_ name: String, limits: LuaRuntime.Limits) throws -> Case {
+    let counter = try LuaScreen(
+      path: repository.appendingPathComponent("examples/counter/counter.lua").path, options: .init(limits: limits))
+    let plus = try counter.view("plus") as! Button
+    return Case(group: "B2", name: name, iterations: 20_000) { n in
       precondition(!counter.isClosed)  // the screen must outlive the case (the button alone does not keep it)
       let before = counter.actionCount
       let time = measure(n) { plus.simulateTap() }
       precondition(counter.actionCount == before + n, "the tap did not reach the screen: \(counter.asyncErrors)")
       return time
-    })
+    }
+  }
+  cases.append(try tapCase("counter tap round trip", limits: unlimited))
   let b2Floor = try floor(benchLua(PackageResources.tap_floor_lua))
   cases.append(Case(group: "B2", name: "counter tap, plain Lua (floor)", iterations: 200_000, run: b2Floor))
+  // The same two under the default limits (a memory cap and a 1 s deadline per episode): what
+  // the limits cost a tap, and plain Lua (compared with a runtime as fresh, without limits).
+  cases.append(try tapCase("counter tap round trip, default limits", limits: LuaRuntime.Limits()))
+  let b2LimitedFloor = try floor(benchLua(PackageResources.tap_floor_lua), in: LuaRuntime())
+  cases.append(
+    Case(group: "B2", name: "counter tap, plain Lua, default limits", iterations: 200_000, run: b2LimitedFloor))
+  let b2FreshFloor = try floor(
+    benchLua(PackageResources.tap_floor_lua), in: LuaRuntime(configuration: .init(limits: unlimited)))
+  cases.append(
+    Case(group: "B2", name: "counter tap, plain Lua, no limits, fresh", iterations: 200_000, run: b2FreshFloor))
+  // What opting in to an instruction budget costs: Lua calls the count hook on every instruction.
+  var budgeted = LuaRuntime.Limits()
+  budgeted.instructionBudget = 100_000_000
+  cases.append(try tapCase("counter tap round trip, with a budget", limits: budgeted))
 
   // B3: 10-field typed push + pull against the Codable path.
   let ten = TenFields()
@@ -402,6 +419,9 @@ func main() throws {
   ratio("B1 LuaConfigurer / plain-Lua configure floor", m("LuaConfigurer (Swift-driven, typed plan)") / m("configure 3 fields, plain Lua (floor)"), "≤ 3×")
   ratio("B1 native Swift configurer / plain-Lua floor", m("native Swift configurer") / m("configure 3 fields, plain Lua (floor)"), "(reference)")
   ratio("B2 counter tap / its plain-Lua floor", m("counter tap round trip") / m("counter tap, plain Lua (floor)"), "≤ 10×")
+  ratio("B2 tap, default limits / no limits", m("counter tap round trip, default limits") / m("counter tap round trip"), "≤ 1.10×")
+  ratio("B2 plain Lua, default limits / no limits", m("counter tap, plain Lua, default limits") / m("counter tap, plain Lua, no limits, fresh"), "≤ 1.10×")
+  ratio("B2 tap with a budget / no limits", m("counter tap round trip, with a budget") / m("counter tap round trip"), "(opt-in)")
   ratio("B3 Codable / typed plan (10 fields push + pull)", m("10 fields push + pull, Codable") / m("10 fields push + pull, typed plan"), "≥ 10×")
   let small = m("list of 1000: one item changes")
   let mid = m("list of 10000: one item changes")
