@@ -55,10 +55,13 @@ void sslua_clear_deadline (Host *h) {
 }
 
 void sslua_arm_hook (lua_State *L, Host *h) {
+  /* The watch holds the deadline only where its signal is acted on: in a limited call of a
+  ** watched state. Lua run outside one (a finalizer at close or during a collection the host
+  ** caused, a host function's callback) counts with the hook, as with a budget. */
   int counting = h->budget > 0 || profile_on || h->tripped != SSLUA_TRIP_NONE;
   if (h->deadline_ns == 0 || counting)
     sslua_watch_disarm(h);
-  else if (h->watched && !h->watch_due && sslua_watch_arm(h))
+  else if (h->watched && h->depth > 0 && h->enforce > 0 && !h->watch_due && sslua_watch_arm(h))
     counting = 0;  /* the watch holds the deadline: no hook until it passes */
   else
     counting = 1;  /* passed already, or no room in the watch: the count hook reads the clock */

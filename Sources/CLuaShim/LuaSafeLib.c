@@ -138,6 +138,29 @@ static int resumable (lua_State *L, lua_State *co) {
 }
 
 /*
+** lua_resetthread runs the thread's pending __close handlers, which may close another thread in
+** turn; Lua 5.4.4 does not count that as a C call, so a chain of them could overflow the C
+** stack. Resets nest at most this deep, then fail as a C stack overflow.
+*/
+#define MAX_RESETS 100
+
+/* Resets `co` (as lua_resetthread); -1, doing nothing, when resets nest too deep. */
+static int reset_thread (Host *h, lua_State *co) {
+  int status;
+  if (h->resets >= MAX_RESETS) return -1;
+  h->resets++;
+  status = lua_resetthread(co);
+  h->resets--;
+  return status;
+}
+
+/* Raises the error of resets nested too deep (the running thread is put back first). */
+static int raise_deep_resets (lua_State *L, Host *h, lua_State *saved) {
+  h->running = saved;
+  return luaL_error(L, "C stack overflow (coroutines closing one another nest deeper than %d)", MAX_RESETS);
+}
+
+/*
 ** coroutine.resume: the resumed thread is what runs now (for the position of
 ** a memory error) and gets the episode's hook before it runs. A limit that
 ** runs out inside it is raised in the resumer, not returned.
@@ -182,7 +205,7 @@ static int safe_resume (lua_State *L) {
     ** instruction raises again (as after a pcall), and the error goes on now,
     ** naming the coroutine's line. */
     lua_xmove(co, L, 1);
-    lua_resetthread(co);
+    if (reset_thread(h, co) < 0) return raise_deep_resets(L, h, saved);
     lua_settop(co, 0);
     h->running = saved;
     sslua_trip(L, h, h->tripped);
@@ -197,7 +220,7 @@ static int safe_resume (lua_State *L) {
   /* The reset runs the coroutine's pending __close handlers on it: it is still what runs (the
   ** watch stops the thread that runs), under the episode's hook. */
   sslua_arm_hook(co, h);
-  lua_resetthread(co);
+  if (reset_thread(h, co) < 0) return raise_deep_resets(L, h, saved);
   lua_settop(co, 0);  /* dead: nothing left to run */
   h->running = saved;
   if (h->tripped != SSLUA_TRIP_NONE) {  /* a limit ran out in a __close handler */
@@ -239,7 +262,8 @@ static int safe_close (lua_State *L) {
   saved = h->running;
   h->running = co;
   sslua_arm_hook(co, h);
-  status = lua_resetthread(co);
+  status = reset_thread(h, co);
+  if (status < 0) return raise_deep_resets(L, h, saved);
   h->running = saved;
   if (h->tripped != SSLUA_TRIP_NONE && status != LUA_ERRMEM) {
     sslua_trip(L, h, h->tripped);

@@ -264,14 +264,17 @@ int sslua_pcall (lua_State *L, int nargs, int nresults) {
     return LUA_ERRRUN;
   }
   h->running = L;
-  if (h->depth == 0 && h->episode == 0)  /* a new entry into Lua: fresh limits */
+  int fresh = h->depth == 0 && h->episode == 0;  /* a new entry into Lua: fresh limits */
+  lua_pushcfunction(L, msghandler);
+  lua_insert(L, base);
+  /* Counted as running Lua before the hook is armed: the watch holds a deadline only inside a
+  ** limited call, where its signal is acted on. */
+  h->depth++;
+  h->enforce = 1;
+  if (fresh)
     sslua_reset_limits(L, h);
   else
     sslua_arm_hook(L, h);
-  lua_pushcfunction(L, msghandler);
-  lua_insert(L, base);
-  h->depth++;
-  h->enforce = 1;
   status = lua_pcall(L, nargs, nresults, base);
   h->enforce = saved_enforce;
   h->depth--;

@@ -132,8 +132,10 @@ static void give_back (void *value) {
   if (s < 0 || s >= WATCH_SLOTS) return;
   /* Under the lock: the watch must not signal a thread that has ended. */
   pthread_mutex_lock(&lock);
-  for (int e = 0; e < WATCH_ENTRIES; e++)
+  for (int e = 0; e < WATCH_ENTRIES; e++) {
     atomic_store(&slots[s].entries[e].deadline, 0);
+    slots[s].entries[e].host = NULL;
+  }
   atomic_store_explicit(&slots[s].owner, 0, memory_order_release);
   pthread_mutex_unlock(&lock);
 }
@@ -209,11 +211,11 @@ int sslua_watch_arm (Host *h) {
   for (int e = 0; e < WATCH_ENTRIES; e++) {
     WatchEntry *entry = &slot->entries[e];
     if (atomic_load_explicit(&entry->deadline, memory_order_relaxed) != 0) continue;
-    entry->host = h;
     h->watch_due = 0;
     h->watch_slot = s;
     h->watch_entry = e;
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&lock);  /* (a disarm from another thread checks the host under it) */
+    entry->host = h;
     atomic_store_explicit(&entry->deadline, deadline, memory_order_release);
     if (deadline < wake_at) pthread_cond_signal(&wake);
     pthread_mutex_unlock(&lock);
@@ -225,10 +227,20 @@ int sslua_watch_arm (Host *h) {
 void sslua_watch_disarm (Host *h) {
   if (h->watch_slot < 0) return;
   WatchEntry *entry = &slots[h->watch_slot].entries[h->watch_entry];
-  /* (From another thread after the host moved, this only clears the entry: its owner's handler
-  ** reads the deadline first.) */
-  if (entry->host == h)
+  if (h->watch_slot == my_slot) {
+    /* This thread's own entry: only it writes there (and its handler reads the deadline first). */
     atomic_store_explicit(&entry->deadline, 0, memory_order_release);
+  }
+  else {
+    /* The host moved to another thread, or its thread ended and the slot may have a new owner:
+    ** the entry is cleared only if it is still this host's, checked under the lock. */
+    pthread_mutex_lock(&lock);
+    if (entry->host == h) {
+      atomic_store_explicit(&entry->deadline, 0, memory_order_release);
+      entry->host = NULL;
+    }
+    pthread_mutex_unlock(&lock);
+  }
   h->watch_slot = -1;
   h->watch_due = 0;
 }

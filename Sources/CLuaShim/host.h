@@ -62,6 +62,7 @@ typedef struct Host {
 
   int tripped;          /* SSLUA_TRIP_* once a limit ran out in this episode */
   int depth;            /* nesting of sslua_pcall */
+  int resets;           /* nesting of coroutine resets (LuaSafeLib.c) */
   int episode;          /* > 0 while an explicit episode is open */
   lua_State *running;   /* the thread running Lua code now (or last) */
   lua_State *main;      /* the state's main thread */

@@ -25,14 +25,15 @@ extension LuaRuntime {
   ///
   /// Library functions that loop in C (patterns, `string.rep`, the `table` functions, `utf8`,
   /// `load`) charge their work in instruction units, so the budget and the time limit hold inside
-  /// them too.
-  ///
-  /// The time limit costs nothing while a script runs: no Lua hook is set until the deadline
-  /// passes (a watch thread then signals the thread running the script, which stops at its next
-  /// instruction). An instruction budget makes the same script deterministic — it stops at the
-  /// same instruction on any machine, which suits tests and fuzzing — but Lua then calls a
-  /// hook on every instruction, which costs a third more per tap; so it is off by default. Values crossing between Swift and Lua are counted *per visit*: a table shared by
+  /// them too. Values crossing between Swift and Lua are counted *per visit*: a table shared by
   /// two fields counts twice, so shared subtables cannot multiply a copy unnoticed.
+  ///
+  /// In a sandboxed runtime the time limit costs nothing while a script runs: no Lua hook is
+  /// set until the deadline passes (a watch thread then signals the thread running the script,
+  /// which stops at its next Lua instruction). A trusted runtime reads the clock from a count
+  /// hook instead. An instruction budget makes a script deterministic — it stops at the same
+  /// instruction on any machine, which suits tests and fuzzing — but any count hook makes Lua
+  /// check for it on every instruction, a third more per tap; so the budget is off by default.
   ///
   /// ```swift
   /// var limits = LuaRuntime.Limits()
@@ -44,7 +45,7 @@ extension LuaRuntime {
     /// Bytes the state may use while Lua code runs (default 64 MiB).
     public var memoryLimit: Int?
     /// Instruction units one episode may run (default `nil`: none). A budget stops a script at
-    /// the same instruction on every machine, at the cost of a Lua hook on every instruction.
+    /// the same instruction on every machine, at the cost of a check on every instruction.
     public var instructionBudget: Int?
     /// Wall-clock time one episode may take (default 1 second).
     public var timeLimit: Duration?

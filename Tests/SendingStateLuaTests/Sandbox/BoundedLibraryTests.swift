@@ -312,4 +312,31 @@ struct BoundedLibraryTests {
     #expect(error?.message.contains("calls between scripts and the host nested deeper than 48") == true)
     #expect(error?.chunk == "nest.lua")
   }
+
+  @Test("coroutines whose __close closes the next, 10,000 deep, fail as a C stack overflow instead of crashing")
+  func closeChains() throws {
+    // Lua 5.4.4 does not count a reset's __close handlers as C calls: stock Lua crashes here.
+    let runtime = try LuaRuntime()
+    let result = try runtime.evaluate(
+      """
+      local previous
+      for _ = 1, 10000 do
+        local inner = previous
+        local co = coroutine.create(function()
+          local _ <close> = setmetatable({}, { __close = function()
+            if inner then
+              local ok, problem = coroutine.close(inner)
+              if not ok then error(problem, 0) end
+            end
+          end })
+          coroutine.yield()
+        end)
+        coroutine.resume(co)
+        previous = co
+      end
+      return coroutine.close(previous)
+      """, chunkName: "chain.lua")
+    #expect(result == [false, "chain.lua:7: C stack overflow (coroutines closing one another nest deeper than 100)"])
+    #expect(try runtime.evaluate("return 1") == [1])
+  }
 }

@@ -87,6 +87,14 @@ struct TestCommandTests {
     #expect(result.stdout.hasSuffix("\n2 passed, 1 failed\n"), "\(result.stdout)")
   }
 
+  @Test("a finalizer that never ends and runs only when the state closes is stopped at --timeout too", .timeLimit(.minutes(1)))
+  func finalizerAtClose() async throws {
+    let fixture = "Tests/SendingStateToolsTests/Fixtures/specs/finalizer_at_close_spec.lua"
+    let result = try await runCLI(["test", fixture, "--timeout", "0.5"])
+    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+    #expect(result.stderr.contains("sendingstate test: the __gc finalizer at \(fixture):5 ran past --timeout (0.5 s) and was stopped\n"), "\(result.stderr)")
+  }
+
   @Test("the library functions the runner bounds behave as Lua 5.4's own: one file passes under stock busted and under the runner")
   func boundedLibrary() async throws {
     let fixture = "Tests/SendingStateToolsTests/Fixtures/specs/library_spec.lua"
