@@ -132,34 +132,6 @@ struct LuaWatchTests {
     #expect(outcome == ScriptError.Kind.timeout.rawValue)
   }
 
-  @Test("hosts nested deeper than the watch holds fall back to the count hook, and each still stops")
-  func nestedHosts() throws {
-    // Each runtime's script calls into the next one from a Swift function, 12 deep. The watch
-    // holds 8 hosts per thread: the deeper ones count instructions instead.
-    let runtimes = try (0..<12).map { _ in try Self.runtime() }
-    var masks: [Int] = []
-    var innermost = "return 'done'"
-    for (level, runtime) in runtimes.enumerated() {
-      runtime.register("deeper") { call in
-        masks.append(Int(lua_gethookmask(call.stack.L)))
-        do {
-          let next = level + 1 < runtimes.count ? "return deeper()" : innermost
-          try call.push(try runtimes[min(level + 1, runtimes.count - 1)].evaluate(next).first ?? nil)
-        } catch let error as ScriptError {
-          call.push(error.kind.rawValue)
-        }
-        return 1
-      }
-    }
-    #expect(try runtimes[0].evaluate("return deeper()") == ["done"])
-    #expect(masks.count == 12)
-    #expect(masks.prefix(8).allSatisfy { $0 == 0 }, "\(masks)")
-    #expect(masks.suffix(4).allSatisfy { $0 & Int(LUA_MASKCOUNT) != 0 }, "\(masks)")
-    // The innermost, past the watch, loops: its own deadline stops it, and the error comes back.
-    innermost = "while true do end"
-    #expect(try runtimes[0].evaluate("return deeper()") == [.string(ScriptError.Kind.timeout.rawValue)])
-  }
-
   /// Runs `body` on a thread of its own and returns what it returned.
   static func onThread(_ body: @escaping @Sendable () throws -> String) throws -> String {
     let box = Box()
