@@ -42,6 +42,13 @@ static inline void sslua_newtable(lua_State *L) { lua_createtable(L, 0, 0); }
 static inline void sslua_pushcfunction(lua_State *L, lua_CFunction f) {
   lua_pushcclosure(L, f, 0);
 }
+/* t[key] without metamethods, for the host's own tables; `key` a literal, so Lua finds it in
+** its string cache by address. (Interning a new key can fail for memory only, as every push.) */
+static inline int sslua_rawgetliteral(lua_State *L, int idx, const char *key) {
+  idx = lua_absindex(L, idx);
+  lua_pushstring(L, key);
+  return lua_rawget(L, idx);
+}
 static inline void sslua_pushglobaltable(lua_State *L) {
   lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
 }

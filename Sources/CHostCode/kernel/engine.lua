@@ -1948,6 +1948,7 @@ end
 
 -- Values the host changed (a switch a user flipped, text typed): vid, key, value, …
 function E.sync(changes)
+  if changes == nil then return end
   for i = 1, #changes, 3 do
     local rec = views[changes[i]]
     if rec ~= nil then rec.mirror[changes[i + 1]] = changes[i + 2] end

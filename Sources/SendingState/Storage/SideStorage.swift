@@ -28,6 +28,13 @@ public final class SideStorage: @unchecked Sendable {
   }
 
   /// The observer created by the first `ss.configure`, if any.
+  /// Binds `state` as ``SendingState/state()`` reads it, running nothing and notifying no one:
+  /// for a binder whose configure runs elsewhere (a Lua screen configures in its kernel and
+  /// notifies its own store's observers).
+  package func bind(_ state: Any?) {
+    boundState = state
+  }
+
   var observer: StateObserver? {
     slots.withLock { $0.observer }
   }

@@ -98,9 +98,10 @@ struct EngineBatch {
     // One copy of each long string across every read of the batch (the batch table on the
     // stack keeps them all alive): actions or writes naming one string a thousand times.
     var strings: [UnsafeRawPointer: String] = [:]
-    func list(_ name: String, _ body: (Int32, Int) throws(LuaBridgeError) -> Void) throws(LuaBridgeError) {
-      stack.push(name)
-      guard lua_rawget(L, table) == LUA_TTABLE else {
+    // (A field's name is a literal: its pointer is the same at every read, so Lua finds the
+    // interned string in its cache by address instead of hashing it again.)
+    func list(_ name: StaticString, _ body: (Int32, Int) throws(LuaBridgeError) -> Void) throws(LuaBridgeError) {
+      guard sslua_rawgetliteral(L, table, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == LUA_TTABLE else {
         stack.pop()
         return
       }
@@ -151,8 +152,14 @@ struct EngineBatch {
         let property = string(items, position + 1)
         var value = LuaValue.nil
         if property != "rows" {  // the engine plans rows; their items stay in Lua
-          lua_rawgeti(L, items, lua_Integer(position + 2))
-          value = try stack.value(at: -1, path: LuaPath(root: property), sharing: &strings)
+          // Most writes are scalars the kernel checked: read directly (a table goes the checked way).
+          switch lua_rawgeti(L, items, lua_Integer(position + 2)) {
+          case LUA_TSTRING: value = .string(stack.string(at: -1) ?? "")
+          case LUA_TBOOLEAN: value = .boolean(lua_toboolean(L, -1) != 0)
+          case LUA_TNUMBER where lua_isinteger(L, -1) != 0: value = .integer(lua_tointegerx(L, -1, nil))
+          case LUA_TNIL: value = .nil
+          default: value = try stack.value(at: -1, path: LuaPath(root: property), sharing: &strings)
+          }
           stack.pop()
           // A long text the views showed before, in an earlier event, is that buffer again.
           if case .string(let text) = value, text.utf8.count >= LongStrings.minimum {
@@ -232,8 +239,7 @@ struct EngineBatch {
         }
       }
     }
-    stack.push("state")
-    if lua_rawget(L, table) == LUA_TTABLE {
+    if sslua_rawgetliteral(L, table, "state") == LUA_TTABLE {
       state = LuaRef(runtime: runtime, reference: stack.ref())
     } else {
       stack.pop()

@@ -97,16 +97,6 @@ protocol EngineEventHost: View, EventForwardingProvider {
 }
 
 extension EngineEventHost {
-  /// Installs the engine's handler for every registration (only what is missing).
-  func installHandler(_ handler: ScreenEventHandler) {
-    ss.addActionHandler(to: handler)
-  }
-
-  /// Removes every handler (the screen closed).
-  func removeHandlers() {
-    ss.removeAllActionHandlers()
-  }
-
   /// The forwarding tree the engine built.
   var engineTree: any EventForwardable { forwarding?.tree ?? SenderGroup {} }
 }

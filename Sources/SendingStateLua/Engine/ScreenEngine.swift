@@ -16,13 +16,13 @@ import SendingStateHeadless
 /// the kernel undoes it and the error is thrown: state, views, observers and the action log
 /// are exactly as before.
 ///
-/// A tap: headless control → core event box → cached forwarding tree → the engine's handler →
-/// ``send(_:)`` → the kernel (Lua) → batch applied → store commit.
+/// A tap: headless control → the engine's sink for that registration (``EngineSinks``) →
+/// ``deliver(_:)`` → ``send(_:)`` → the kernel (Lua) → batch applied → store commit.
 @MainActor
 final class ScreenEngine: KernelHost, ListWindowControlling {
   /// What the engine is asked to run.
   enum Event {
-    /// A UI event the core delivered for a script registration.
+    /// A UI event a sender delivered for a script registration.
     case ui(ScreenUIEvent)
     /// An action performed from outside (tools, tests).
     case action(LuaValue)
@@ -56,7 +56,11 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   private var events = EngineEventTable()
   private var forwarding: [Int: EngineForwarding] = [:]
   private var interactive: [Int: (view: View, properties: [ViewProperty], last: [LuaValue])] = [:]
-  private(set) lazy var handler = ScreenEventHandler(engine: self)
+  /// Where the senders deliver: straight to ``deliver(_:)``.
+  private let sinks = EngineSinks()
+  /// The views with registrations, each once, in the order they registered.
+  private var senders: [View] = []
+  private var boundSenders: Set<ObjectIdentifier> = []
   private(set) var committed = ScreenState(node: nil)
   private(set) var isClosed = false
   /// Called with each committed state (the screen's store).
@@ -202,12 +206,16 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       forwarding[registration.host] = entry
       entry.add(sender: sender, vid: registration.sender, key: registration.key, event: event)
       changedHosts.insert(registration.host)
+      sinks.install(sender: sender, vid: registration.sender, key: registration.key, event: event, engine: self)
+      if boundSenders.insert(ObjectIdentifier(sender)).inserted {
+        senders.append(sender)
+        sender.sideStorage.bind(committed)
+      }
     }
     for hostVid in changedHosts.sorted() {
       guard let host = views[hostVid] as? any EngineEventHost, let entry = forwarding[hostVid] else { continue }
       host.forwarding = entry
       entry.rebuild()
-      host.installHandler(handler)
     }
     for window in batch.windows {
       guard let list = views[window.list] as? ListView else { continue }
@@ -218,6 +226,10 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     for effect in batch.effects { start(effect) }
     if let node = batch.state {
       committed = ScreenState(node: node)
+      // SendingState's transport: the host and every sender hold the committed state
+      // (`view.ss.state()`); nothing else runs (the kernel has configured the views).
+      screenHost.sideStorage.bind(committed)
+      for sender in senders { sender.sideStorage.bind(committed) }
       commit?(committed)
     }
     let outcome = Outcome(actions: batch.actions, warnings: batch.warnings, quiet: batch.quiet)
@@ -262,7 +274,11 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       }
       interactive[vid] = updated
     }
-    try stack.push(.table(LuaTable(sequence: changes)), path: LuaPath(root: "sync"))
+    if changes.isEmpty {
+      stack.pushNil()  // (most events: no table to make)
+    } else {
+      try stack.push(.table(LuaTable(sequence: changes)), path: LuaPath(root: "sync"))
+    }
   }
 
   // MARK: - UI events and driver steps
@@ -286,7 +302,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     return outcomes
   }
 
-  /// A UI event from the core: runs it; its outcome goes to the driver step under way, or
+  /// A UI event from a sender: runs it; its outcome goes to the driver step under way, or
   /// its error to ``unhandledErrors``.
   func deliver(_ event: ScreenUIEvent) {
     let result = Result<Outcome, any Error> { try send(.ui(event)) }
@@ -882,9 +898,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     }
     effects.removeAll()
     cancelTransitions()
-    for (vid, _) in forwarding {
-      (views[vid] as? any EngineEventHost)?.removeHandlers()
-    }
+    sinks.removeAll()
     _ = try? runtime.call(kernel.function("close"), context: nil, critical: true, pushArguments: { _ in 0 }) {
       _, _ throws(LuaBridgeError) in ()
     }
@@ -913,25 +927,11 @@ final class EffectTarget {
   }
 }
 
-/// A UI event the core delivered: the sender and registration key, and for gestures the
+/// A UI event a sender delivered: the sender and registration key, and for gestures the
 /// recognizer's token (the same for all phases of one gesture) and the phase.
 struct ScreenUIEvent: Sendable {
   let vid: Int
   let key: Int
   let token: Int64?
   let phase: String?
-}
-
-/// The engine's action handler: the core delivers every mapped UI event here.
-@MainActor
-final class ScreenEventHandler: @MainActor ActionHandlingProvider {
-  unowned let engine: ScreenEngine
-
-  init(engine: ScreenEngine) {
-    self.engine = engine
-  }
-
-  func handle(action: ScreenUIEvent) {
-    engine.deliver(action)
-  }
 }

@@ -365,9 +365,11 @@ public final class LuaScreen {
     root = host.subviews.first ?? View()
     viewsByID = engine.screenViews()
     store = BindingStore(state: engine.committed, identifier: name ?? path)
-    store.apply(to: host)
+    // The engine is the store's only writer (the host and its senders get each state from it):
+    // the store is not applied to the host, so no core path (`host.ss.invalidateState`) can set
+    // a state the engine never checked.
     engine.commit = { [weak self] state in
-      self?.host.ss.invalidateState { (_: ScreenState) in state }
+      self?.store.state = state
     }
     engine.committedEvent = { [weak self] outcome in
       self?.actions.append(contentsOf: outcome.actions)
