@@ -56,7 +56,9 @@ extension PreviewHost {
         return
       }
       // (Rounded up to a millisecond, so the move reaches the timer.)
-      let seconds = max(0.001, ((due - screen.clockNow) * 1_000).rounded(.up) / 1_000)
+      let now = screen.clockNow
+      var seconds = max(0.001, ((due - now) * 1_000).rounded(.up) / 1_000)
+      while now + seconds < due { seconds += 0.001 }
       step(by: seconds, what: "stepped \(PendingEffect.seconds(seconds)) s to the next timer", seq: seq, client: client)
     }
   }
