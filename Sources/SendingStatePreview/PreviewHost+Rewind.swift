@@ -40,7 +40,8 @@ extension PreviewHost {
       capturedActions += actions
       return
     }
-    takeMoment(.effect, cause: "effect: \(ScreenSession.summaries(of: actions))", actions: actions)
+    // (The log lists the actions beside the step: its line says only what caused them.)
+    takeMoment(.effect, cause: "effect: \(ScreenSession.summaries(of: actions))", actions: actions, event: "effect")
   }
 
   /// After the clock moved: a named state's transition that ended meanwhile changed the views
@@ -60,11 +61,12 @@ extension PreviewHost {
     }
   }
 
-  /// Takes a moment of the screen as it is now, and (unless `logged` is false) logs it: the
-  /// panel's newest step.
+  /// Takes a moment of the screen as it is now, and (unless `logged` is false) logs it as the
+  /// panel's newest step (its line says `event`, else the moment's cause).
   @discardableResult
   func takeMoment(
-    _ kind: PreviewTimeline.Kind, cause: String, actions: [LuaValue] = [], why: [String] = [], logged: Bool = true
+    _ kind: PreviewTimeline.Kind, cause: String, actions: [LuaValue] = [], why: [String] = [], event: String? = nil,
+    logged: Bool = true
   ) -> Int {
     let screen = session.screen
     let state = try? screen.readState()
@@ -86,7 +88,7 @@ extension PreviewHost {
         stateJSON: ReportText.literal(screen.state, limit: PreviewHost.stateLimit), diff: shownDiff,
         treeJSON: PreviewTree(screen: renderTree).json, treeText: text.text))
     let entry = LogEntry(
-      event: cause, actions: actions.map(PreviewHost.summary), why: why, error: nil, moment: id, kind: kind.rawValue, time: time)
+      event: event ?? cause, actions: actions.map(PreviewHost.summary), why: why, error: nil, moment: id, kind: kind.rawValue, time: time)
     if logged { record(entry) } else { log.append(entry) }
     return id
   }

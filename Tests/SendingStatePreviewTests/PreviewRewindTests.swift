@@ -214,7 +214,7 @@ struct PreviewRewindTests {
     let stepped = try await page.send(#"{"seq":3,"clock":"step","by":1}"#)
     let panel = try #require(stepped.last?["panel"] as? [String: Any])
     let entry = try #require((panel["log"] as? [[String: Any]])?.last)
-    #expect(entry["event"] as? String == "effect: ticked" && entry["kind"] as? String == "effect")
+    #expect(entry["event"] as? String == "effect" && entry["kind"] as? String == "effect")
     #expect(entry["actions"] as? [String] == ["ticked"] && entry["moment"] as? Int == 2 && entry["time"] as? Double == 1)
     #expect(panel["diff"] as? [String] == ["ticks: 0 → 1"])
     #expect((panel["clock"] as? [String: Any])?["paused"] as? Bool == true)
