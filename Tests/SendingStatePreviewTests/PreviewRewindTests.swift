@@ -255,7 +255,7 @@ struct PreviewRewindTests {
       "\(described)")
     let list = page.host.session.screen.pendingList
     #expect(list.map(\.kind) == [.timer, .timer, .timer, .throttle])
-    #expect(list[3].summary(now: 100, origin: 100) == "throttle window 'bursts' of 2.000 s, a after waits for its end: due at 2.000 (in 2.000 s)")
+    #expect(list[3].summary(now: 100, origin: 100) == "throttle window 'bursts' of 2.000 s, a after waits for its end: ends at 2.000 (in 2.000 s)")
     #expect(list[1].summary(now: 100, origin: 100).hasSuffix("'query' timer: due at 0.500 (in 0.500 s)"))
     // Next, four times: each reaches the next due, and its delivery is the newest moment.
     var causes: [String] = []

@@ -596,7 +596,7 @@
         const name = entry.kind === "throttle" ? "throttle window" : "#" + entry.number;
         let text = name + (entry.id != null ? " '" + entry.id + "'" : "") + (entry.kind === "throttle" ? "" : " " + entry.kind);
         if (entry.window != null) text += " of " + seconds(entry.window) + " s, a " + entry.waiting + " waits for its end";
-        text += entry.due != null ? " · due " + seconds(entry.due) + " s" : " · not on the clock";
+        text += entry.due != null ? (entry.kind === "throttle" ? " · ends " : " · due ") + seconds(entry.due) + " s" : " · not on the clock";
         return element("li", "", text);
       });
       $("pending").replaceChildren(...(items.length ? items : [element("li", "quiet", "nothing pending")]));

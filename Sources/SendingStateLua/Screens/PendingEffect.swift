@@ -52,7 +52,7 @@ package struct PendingEffect: Sendable, Equatable {
   }
 
   /// The entry in one line, with its due time relative to `now` (both less `origin`):
-  /// `#3 'search' timer: due at 0.300 (in 0.300 s)`.
+  /// `#3 'search' timer: due at 0.300 (in 0.300 s)` (a throttle window `ends at`).
   package func summary(now: Double, origin: Double = 0) -> String {
     var text = kind == .throttle ? "throttle window" : "#\(number)"
     if let id { text += " '\(id)'" }
@@ -60,7 +60,8 @@ package struct PendingEffect: Sendable, Equatable {
     if let window { text += " of \(PendingEffect.seconds(window)) s" }
     if let waiting { text += ", a \(waiting) waits for its end" }
     if let due {
-      text += ": due at \(PendingEffect.seconds(due - origin)) (in \(PendingEffect.seconds(max(0, due - now))) s)"
+      text += kind == .throttle ? ": ends at " : ": due at "
+      text += "\(PendingEffect.seconds(due - origin)) (in \(PendingEffect.seconds(max(0, due - now))) s)"
     } else {
       text += ": not on the screen's clock (it ends when its work does)"
     }
