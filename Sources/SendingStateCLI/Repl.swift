@@ -8,7 +8,7 @@ extension SendingStateCommand {
   struct Repl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "repl",
-      abstract: "Drive a screen interactively (EVENTs, state, tree, actions, pending, clock, advance, reload).",
+      abstract: "Drive a screen interactively (EVENTs, state, tree, actions, reload).",
       discussion: """
         \(SendingStateTools.Repl.help)
 

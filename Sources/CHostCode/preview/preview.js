@@ -555,7 +555,7 @@
     $("past-banner").hidden = true;
     $("moment-actions").hidden = true;
     $("moment-tree-box").hidden = true;
-    $("moment-label").textContent = "";
+    $("moment-label").textContent = visible("");
     for (const li of $("log").querySelectorAll(".viewed")) li.classList.remove("viewed");
     if (lastPanel) { showDiff(lastPanel.diff); renderState(lastPanel.state, lastPanel.diff); rewind(lastPanel); }
   }
@@ -584,7 +584,7 @@
     }
     if (data.clock) {
       clock = Object.assign({}, data.clock, { at: performance.now() });
-      $("pause").textContent = clock.paused ? "▶ Resume" : "⏸ Pause";
+      $("pause").textContent = visible(clock.paused ? "▶ Resume" : "⏸ Pause");
       $("step").disabled = !clock.paused;
       $("next").disabled = !clock.paused || clock.next == null;
       $("pause").disabled = !clock.virtual;
@@ -606,7 +606,7 @@
   function showClock() {
     if (!clock) return;
     const now = clock.paused ? clock.now : clock.now + (performance.now() - clock.at) / 1000;
-    $("clock-now").textContent = "clock " + seconds(now) + " s" + (clock.paused ? " (paused)" : "");
+    $("clock-now").textContent = visible("clock " + seconds(now) + " s" + (clock.paused ? " (paused)" : ""));
   }
   setInterval(showClock, 100);
 
