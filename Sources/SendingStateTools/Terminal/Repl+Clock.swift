@@ -14,11 +14,10 @@ extension Repl {
 
   /// The clock commands' help lines.
   nonisolated static let clockHelp = """
-      pending         list the effects, throttle windows and transitions waiting, with
-                      their ids, windows and due times
-      clock           where the screen's clock stands, and the next timer due
-      advance SECONDS move a virtual clock on (repl --virtual-clock), firing what falls due
-      advance next    move a virtual clock to the next timer due
+      pending    list what waits: effects, throttle windows, transitions
+      clock      where the screen's clock stands, and the next timer due
+      advance S  move a virtual clock (repl --virtual-clock) on S seconds
+      advance next  move a virtual clock to the next timer due
     """
 
   /// Whether the screen runs on a ``VirtualClock``.
