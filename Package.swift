@@ -123,7 +123,7 @@ let package = Package(
     .target(
       name: "SendingStatePreview",
       dependencies: [
-        "SendingStateTools", "SendingStatePlugins", "SendingStateLua", "SendingStateHeadless",
+        "SendingStateTools", "SendingStatePlugins", "SendingStateLua", "SendingStateHeadless", "SendingState",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),

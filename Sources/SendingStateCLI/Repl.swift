@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SendingStateLua
 import SendingStateTools
 
 extension SendingStateCommand {
@@ -28,6 +29,11 @@ extension SendingStateCommand {
     @Flag(help: "Reload the script when a .lua file beside it changes, keeping the state.")
     var watch = false
 
+    @Flag(
+      name: .customLong("virtual-clock"),
+      help: "Run the screen on a virtual clock from 0 that moves only with advance (its timers wait until then; see pending).")
+    var virtualClock = false
+
     @Flag(name: [.short, .customLong("verbose")], help: "Show Lua tracebacks with every error.")
     var verbose = false
 
@@ -35,8 +41,9 @@ extension SendingStateCommand {
     func run() async throws {
       let session: ScreenSession
       do {
-        session = try ScreenSession(
-          path: screen.screen, options: try await screen.screenOptions(), plugins: try screen.pluginFlags.request())
+        var options = try await screen.screenOptions()
+        if virtualClock { options.clock = VirtualClock() }
+        session = try ScreenSession(path: screen.screen, options: options, plugins: try screen.pluginFlags.request())
       } catch {
         throw failure(error, verbose: verbose)
       }

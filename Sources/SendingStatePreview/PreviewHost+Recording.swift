@@ -36,6 +36,8 @@ extension PreviewHost {
           options.fetcher = original?.fetcher ?? options.fetcher
           options.randomSeed = original?.randomSeed
         }
+        watch(session.screen)
+        takeMoment(.reopen, cause: "record: stop (fetches go out again)")
         status = "recording stopped: the screen runs as before it (fetches go out again)"
       } catch {
         setError(ToolError.from(error), fromReload: false)
@@ -63,6 +65,7 @@ extension PreviewHost {
       return
     }
     if optionsBeforeRecording == nil { optionsBeforeRecording = session.options }
+    let shown = clockTime
     do {
       try session.restart { options in
         options.clock = VirtualClock()
@@ -76,6 +79,10 @@ extension PreviewHost {
     }
     drivesClock = true
     lastTick = .now
+    // (The new clock starts at 0, as the spec's will; the preview's times go on from where they were.)
+    clockOrigin = session.screen.clockNow - shown
+    watch(session.screen)
+    takeMoment(.reopen, cause: "record: start (offline, seeded, on a clock from 0)")
     // (Absolute paths: the page saves the spec wherever its user chooses.)
     func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
     recorder = SpecRecorder(
@@ -118,6 +125,8 @@ extension PreviewHost {
     let now = ContinuousClock.now
     let elapsed = lastTick.duration(to: now)
     lastTick = now
+    // (Paused, real time passes the screen by.)
+    guard !clockPaused else { return }
     await tick(by: PreviewHost.seconds(elapsed))
   }
 
@@ -125,10 +134,17 @@ extension PreviewHost {
   /// what falls due, and writes it down when recording; then handles the messages that came
   /// meanwhile.
   package func tick(by seconds: Double) async {
-    guard drivesClock, seconds > 0, !isTicking else { return }
+    guard drivesClock, !clockPaused, seconds > 0, !isTicking else { return }
     let step = (min(seconds, PreviewHost.maxTick) * 1_000).rounded() / 1_000
     guard step > 0 else { return }
     isTicking = true
+    await advanceClock(by: step)
+    endTicking()
+  }
+
+  /// Moves the driven clock on `step` seconds (whole milliseconds), delivering what falls due
+  /// (each delivery a moment), and writes it down when recording.
+  func advanceClock(by step: Double) async {
     do {
       try await session.screen.advance(by: step)
       recorder?.advanced(by: step, screen: session.screen)
@@ -137,6 +153,11 @@ extension PreviewHost {
       // (A spec that advanced as far would fail the same way, at a line that says less.)
       recorder?.abandon("the clock failed to move: \(ToolError.from(error).description)")
     }
+    noteTransitions()
+  }
+
+  /// Ends a move of the clock: handles the messages that came meanwhile.
+  func endTicking() {
     isTicking = false
     let messages = waiting
     waiting = []

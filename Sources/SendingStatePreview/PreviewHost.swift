@@ -1,4 +1,5 @@
 import Foundation
+import SendingState
 import SendingStateHeadless
 import SendingStateLua
 import SendingStatePlugins
@@ -20,10 +21,16 @@ import SendingStateTools
 /// ``ReportText``) and made visible (``VisibleText``) here, so the page shows escapes, never
 /// the control characters themselves.
 ///
-/// The panel is `{"log": [new entries], "state", "diff", "error", "warnings", "status"}`; `state`
-/// is the state's JSON, `diff` the last step's changes (`count: 1 → 2`), `error` the current
-/// problem (`{"message", "file", "line"}`) or null, `log` entries `{"event", "actions", "why",
-/// "error"}` (`why`: the reasons an event did nothing, see ``LuaScreen/Step/why``).
+/// The panel is `{"log": [new entries], "state", "diff", "error", "warnings", "status",
+/// "timeline", "clock", "pending"}`; `state` is the state's JSON, `diff` the newest step's
+/// changes (`count: 1 → 2`), `error` the current problem (`{"message", "file", "line"}`) or
+/// null, `log` entries `{"event", "actions", "why", "error", "moment", "kind", "time"}` (`why`:
+/// the reasons an event did nothing, see ``LuaScreen/Step/why``; `moment`: the number of the
+/// timeline's moment the step made, or null for a step that failed). `timeline`, `clock` and
+/// `pending` are Rewind's (see ``PreviewTimeline`` and `PreviewHost+Clock.swift`).
+///
+/// A page may also be sent `{"type": "moment", "seq", "moment": {…}}`, a past moment it asked
+/// for (its state, tree and picture), to it alone.
 ///
 /// ```swift
 /// let host = try PreviewHost(path: "examples/counter/counter.lua")
@@ -38,13 +45,25 @@ package final class PreviewHost {
     var actions: [String]
     var why: [String]
     var error: String?
+    /// The timeline's moment this step made (nil: it failed, and changed nothing).
+    var moment: Int?
+    /// What made it (a ``PreviewTimeline/Kind``'s name; `failed` for a failure).
+    var kind: String
+    /// The screen's clock then, in seconds since the preview's clock started.
+    var time: Double?
 
     /// An entry with its texts cut and made visible.
-    init(event: String, actions: [String], why: [String] = [], error: String?) {
+    init(
+      event: String, actions: [String], why: [String] = [], error: String?, moment: Int? = nil, kind: String = "event",
+      time: Double? = nil
+    ) {
       self.event = PreviewHost.shown(event, limit: PreviewHost.entryLimit)
       self.actions = LogEntry.kept(actions)
       self.why = LogEntry.kept(why)
       self.error = error.map { PreviewHost.shown($0, limit: ReportText.valueLimit) }
+      self.moment = moment
+      self.kind = error == nil ? kind : "failed"
+      self.time = time
     }
 
     /// `texts` made visible, each cut and all of them within ``PreviewHost/entryLimit`` bytes
@@ -66,7 +85,9 @@ package final class PreviewHost {
 
     var json: String {
       "{\"event\":\(jsonText(event)),\"actions\":[\(actions.map(jsonText).joined(separator: ","))],"
-        + "\"why\":[\(why.map(jsonText).joined(separator: ","))],\"error\":\(error.map(jsonText) ?? "null")}"
+        + "\"why\":[\(why.map(jsonText).joined(separator: ","))],\"error\":\(error.map(jsonText) ?? "null"),"
+        + "\"moment\":\(moment.map(String.init) ?? "null"),\"kind\":\(jsonText(kind)),"
+        + "\"time\":\(time.map(PreviewHost.clockNumber) ?? "null")}"
     }
   }
 
@@ -78,19 +99,37 @@ package final class PreviewHost {
   /// The session: the running screen, its path and options.
   package let session: ScreenSession
   /// The version of the tree the pages have.
-  package private(set) var version = 0
-  private var tree: PreviewTree
-  private var clients: [Int: PageOutbox] = [:]
+  package internal(set) var version = 0
+  var tree: PreviewTree
+  var clients: [Int: PageOutbox] = [:]
   private var nextClient = 0
-  private var log: [LogEntry] = []
-  private var unsentLog: [LogEntry] = []
-  private var diff: [String] = []
-  private var error: (message: String, file: String?, line: Int?, fromReload: Bool)?
+  var log: [LogEntry] = []
+  var unsentLog: [LogEntry] = []
+  var diff: [String] = []
+  /// Rewind's moments (see ``PreviewTimeline``).
+  var timeline = PreviewTimeline()
+  /// Whether the page's Pause stopped the clock (only Step and Next move it then).
+  package internal(set) var clockPaused = false
+  /// The clock's time when it started (the preview shows times from it).
+  var clockOrigin = 0.0
+  /// How deep the host is inside a step of its own (an EVENT, a scroll): steps the screen
+  /// commits meanwhile belong to it, not to the timeline as effects.
+  var capturing = 0
+  /// The actions committed inside the host's own step so far.
+  var capturedActions: [LuaValue] = []
+  /// The screen's named state at the newest moment (a transition that ends later is a moment).
+  var timelinePhase: NamedStatePhase?
+  /// The state of the newest moment (the next moment's changes are from it).
+  var lastState: LuaValue = .nil
+  /// The task moving the clock for a page's Step or Next (tests wait for it).
+  package internal(set) var clockTask: Task<Void, Never>?
+  var error: (message: String, file: String?, line: Int?, fromReload: Bool)?
   var status = ""
   /// The session being written as a spec (the page's Record), if any.
   package internal(set) var recorder: SpecRecorder?
-  /// Whether the screen runs on a virtual clock that ``moveClock()`` moves with real time (from
-  /// the first recording on: so a recorded spec can advance its clock exactly as it moved).
+  /// Whether the screen runs on a virtual clock that ``moveClock()`` moves with real time (the
+  /// preview opens a screen on one, unless it was given another clock; so Rewind can pause and
+  /// step it, and a recorded spec can advance its clock exactly as it moved).
   package internal(set) var drivesClock = false
   /// Whether ``tick(by:)`` is moving the clock now, and the messages that came meanwhile.
   var isTicking = false
@@ -104,7 +143,7 @@ package final class PreviewHost {
   package var recordedData: String?
   /// The session's options before the first recording changed them (offline, seeded).
   var optionsBeforeRecording: LuaScreen.Options?
-  private var knownAsyncErrors = 0
+  var knownAsyncErrors = 0
   private var limiter: RateLimiter
 
   /// Most entries kept in the action log.
@@ -120,7 +159,9 @@ package final class PreviewHost {
   /// The most bytes of the state the panel shows (1 MiB).
   nonisolated static let stateLimit = 1 << 20
 
-  /// Opens the screen.
+  /// Opens the screen, on a ``VirtualClock`` that starts at the machine's time and moves with
+  /// real time (``moveClock()``) when `options` has the machine's clock; on the clock given
+  /// otherwise (a test's ``VirtualClock``, moved by ``tick(by:)``).
   ///
   /// - Throws: ``ToolError`` for a missing file or a broken script.
   package init(
@@ -128,8 +169,14 @@ package final class PreviewHost {
     limiter: RateLimiter = RateLimiter(perSecond: 60, burst: 120)
   ) throws {
     self.limiter = limiter
-    session = try ScreenSession(path: path, options: options, plugins: plugins)
+    var opening = options
+    if opening.clock is SystemScreenClock { opening.clock = VirtualClock(now: SystemScreenClock().now) }
+    session = try ScreenSession(path: path, options: opening, plugins: plugins)
+    drivesClock = opening.clock is VirtualClock
+    clockOrigin = opening.clock.now
     tree = PreviewTree(screen: session.screen.renderTree())
+    watch(session.screen)
+    takeMoment(.start, cause: "open \(PathText.name(of: path))", logged: false)
   }
 
   /// How many pages are connected.
@@ -209,38 +256,54 @@ package final class PreviewHost {
       handleRecording(recording, for: client)
       broadcast(seq: request.seq, origin: client)
       status = ""
+    case .moment(let id):
+      sendMoment(id, seq: request.seq, to: client)
+    case .restore(let id):
+      restore(id, seq: request.seq, for: client)
+    case .clock(let clock):
+      handleClock(clock, seq: request.seq, for: client)
     }
   }
 
   /// Applies `command` to the screen, logging it; a failure becomes the panel's error.
   package func apply(_ command: EventCommand) {
     recorder?.willApply()
+    capturing += 1
+    defer { capturing -= 1 }
     do {
       let step = try session.apply(command)
       recorder?.applied(command, to: session.screen)
-      diff = StateDiff.lines(from: step.before, to: step.after)
-      record(LogEntry(event: step.event, actions: step.actions.map(PreviewHost.summary), why: step.why, error: nil))
+      takeMoment(.event, cause: step.event, actions: step.actions, why: step.why)
       if error?.fromReload == false { error = nil }
     } catch {
       let toolError = ToolError.from(error)
       recorder?.failed(command, on: session.screen)
       diff = []
-      record(LogEntry(event: command.description, actions: [], error: toolError.description))
+      record(LogEntry(event: command.description, actions: [], error: toolError.description, time: clockTime))
       setError(toolError, fromReload: false)
     }
   }
 
   func scroll(_ listID: String, to first: Int) {
     guard let list = try? session.screen.view(listID) as? ListView else {
-      record(LogEntry(event: "scroll \(listID) \(first)", actions: [], error: "no list with id '\(listID)'"))
+      record(LogEntry(event: "scroll \(listID) \(first)", actions: [], error: "no list with id '\(listID)'", time: clockTime))
       return
     }
+    capturing += 1
+    capturedActions = []
     // (No subtraction that could overflow, whatever `first` is; PreviewRequest keeps it 1….)
     list.simulateScroll(toRow: first > 1 ? first - 1 : 0)
-    diff = []
+    capturing -= 1
+    // A scroll that made the screen act is a step of its own.
+    if !capturedActions.isEmpty {
+      takeMoment(.event, cause: "scroll \(listID) \(first)", actions: capturedActions)
+    } else {
+      diff = []
+    }
+    capturedActions = []
   }
 
-  private func record(_ entry: LogEntry) {
+  func record(_ entry: LogEntry) {
     log.append(entry)
     unsentLog.append(entry)
     if log.count > PreviewHost.logLimit { log.removeFirst(log.count - PreviewHost.logLimit) }
@@ -267,6 +330,8 @@ package final class PreviewHost {
   package func reload() {
     do {
       try session.reload()
+      watch(session.screen)
+      takeMoment(.reopen, cause: "reload \(PathText.name(of: session.path))")
       error = nil
       status = "reloaded \(PathText.name(of: session.path)) (state kept)"
       if recorder != nil {
@@ -290,6 +355,13 @@ package final class PreviewHost {
     let count = session.screen.asyncErrorCount
     var changed = false
     if count > knownAsyncErrors, let last = session.screen.asyncErrors.last {
+      // An effect's result (or a UI event nobody drove) failed: a step of its own that changed
+      // nothing.
+      let missed = count - knownAsyncErrors
+      record(
+        LogEntry(
+          event: missed > 1 ? "effect (\(missed) results failed)" : "effect", actions: [], error: last.description,
+          time: clockTime))
       knownAsyncErrors = count
       setError(.script(last), fromReload: false)
       changed = true
@@ -331,7 +403,7 @@ package final class PreviewHost {
 
   /// The whole tree and panel; for a page that fell behind (`dropped`), its status says how
   /// many updates it missed.
-  private func fullMessage(dropped: PageOutbox.Dropped? = nil) -> String {
+  func fullMessage(dropped: PageOutbox.Dropped? = nil) -> String {
     var note: String?
     if let dropped, dropped.times > 0 {
       note = "this page fell behind (it read too slowly): \(dropped.messages) updates (\(dropped.bytes) bytes) were dropped "
@@ -355,6 +427,7 @@ package final class PreviewHost {
       + "\"error\":\(errorJSON ?? "null"),"
       + "\"warnings\":[\(warnings.map(jsonText).joined(separator: ","))],"
       + "\"recording\":\(recordingJSON),"
+      + "\"timeline\":\(timelineJSON),\"clock\":\(clockJSON),\"pending\":\(pendingJSON),"
       + "\"status\":\(jsonText(VisibleText.escaped(note ?? status)))}"
   }
 }

@@ -14,13 +14,20 @@ import SendingStateTools
 /// {"seq": 12, "scroll": {"list": "items", "first": 5}}
 /// {"seq": 13, "sync": true}
 /// {"seq": 14, "record": "start"}
+/// {"seq": 15, "moment": 3}
+/// {"seq": 16, "restore": 3}
+/// {"seq": 17, "clock": "pause"}
+/// {"seq": 18, "clock": "step", "by": 0.25}
 /// ```
 ///
 /// `verb`/`line` messages become the CLI's EVENTs (``EventCommand``), so everything a page does
 /// can be replayed with `sendingstate run --send`. `scroll` moves a list's window (the EVENT
 /// grammar has no scroll yet); `sync` asks for the whole tree again; `record` starts writing the
 /// session as a spec, saves what was recorded so far (`save`: the spec comes back to that page
-/// alone) or stops (see ``PreviewHost``).
+/// alone) or stops (see ``PreviewHost``); `moment` asks for a past moment of the timeline (its
+/// state, tree and picture come back to that page alone), `restore` opens the screen again with
+/// a past moment's state, and `clock` pauses, resumes or steps the screen's clock (`step` by `by`
+/// seconds, `next` to the next timer due).
 package struct PreviewRequest: Equatable, Sendable {
   /// What the page asks for.
   package enum Action: Equatable, Sendable {
@@ -32,6 +39,24 @@ package struct PreviewRequest: Equatable, Sendable {
     case sync
     /// Start, save or stop recording the session as a spec.
     case record(Recording)
+    /// Send this page the timeline's moment with this number.
+    case moment(Int)
+    /// Open the screen again with the state of the moment with this number.
+    case restore(Int)
+    /// Pause, resume or step the screen's clock.
+    case clock(Clock)
+  }
+
+  /// What `clock` asks for.
+  package enum Clock: Equatable, Sendable {
+    /// Stop the clock: timers wait until it is stepped or resumed.
+    case pause
+    /// Let the clock run with real time again.
+    case resume
+    /// Move a paused clock on by this many seconds (within ``PreviewRequest/stepRange``).
+    case step(Double)
+    /// Move a paused clock to the next timer due.
+    case next
   }
 
   /// What `record` asks for.
@@ -59,6 +84,13 @@ package struct PreviewRequest: Equatable, Sendable {
   package static let seqRange = 0...9_007_199_254_740_991
   /// The rows a scroll or a row event may name (``EventCommand/rowRange``).
   package static let rowRange = EventCommand.rowRange
+  /// The moment numbers a page may name (the timeline's numbers only grow; beyond a page's
+  /// exact integers none is ever reached).
+  package static let momentRange = 0...9_007_199_254_740_991
+  /// The seconds one `clock` `step` may move the clock: a millisecond to a minute (a step
+  /// fires every timer due within it, so a long one with a fast timer is a long wait; `next`
+  /// reaches a timer however far).
+  package static let stepRange: ClosedRange<Double> = 0.001...60
 
   /// A message the page got wrong: the reason, for the page's error panel.
   package struct Invalid: Error, Equatable, CustomStringConvertible {
@@ -78,6 +110,10 @@ package struct PreviewRequest: Equatable, Sendable {
     var scroll: Scroll?
     var sync: Bool?
     var record: String?
+    var moment: Int?
+    var restore: Int?
+    var clock: String?
+    var by: Double?
   }
 
   private enum Row: Decodable, Equatable {
@@ -119,8 +155,23 @@ package struct PreviewRequest: Equatable, Sendable {
     guard PreviewRequest.seqRange.contains(seq) else {
       throw Invalid(description: "seq must be 0…\(PreviewRequest.seqRange.upperBound)")
     }
+    if wire.by != nil, wire.clock != "step" {
+      throw Invalid(description: "by goes with clock \"step\" only ({\"clock\":\"step\",\"by\":0.5})")
+    }
     if wire.sync == true {
       action = .sync
+    } else if let moment = wire.moment {
+      guard PreviewRequest.momentRange.contains(moment) else {
+        throw Invalid(description: "moment must be a moment's number, 0…\(PreviewRequest.momentRange.upperBound)")
+      }
+      action = .moment(moment)
+    } else if let restore = wire.restore {
+      guard PreviewRequest.momentRange.contains(restore) else {
+        throw Invalid(description: "restore must be a moment's number, 0…\(PreviewRequest.momentRange.upperBound)")
+      }
+      action = .restore(restore)
+    } else if let clock = wire.clock {
+      action = .clock(try PreviewRequest.clock(clock, by: wire.by))
     } else if let record = wire.record {
       guard let recording = Recording(rawValue: record) else {
         throw Invalid(description: "record must be \(Recording.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
@@ -142,7 +193,24 @@ package struct PreviewRequest: Equatable, Sendable {
     } else if let verb = wire.verb {
       action = .event(try PreviewRequest.command(verb: verb, wire: wire))
     } else {
-      throw Invalid(description: "message has no verb, line, scroll, sync or record")
+      throw Invalid(description: "message has no verb, line, scroll, sync, record, moment, restore or clock")
+    }
+  }
+
+  private static func clock(_ word: String, by seconds: Double?) throws -> Clock {
+    switch word {
+    case "pause": return .pause
+    case "resume": return .resume
+    case "next": return .next
+    case "step":
+      let range = PreviewRequest.stepRange
+      guard let seconds else { throw Invalid(description: "clock \"step\" needs by: the seconds to move, e.g. {\"clock\":\"step\",\"by\":0.5}") }
+      guard seconds.isFinite, range.contains(seconds) else {
+        throw Invalid(description: "by must be \(range.lowerBound)…\(Int(range.upperBound)) seconds (use clock \"next\" to reach a later timer)")
+      }
+      return .step(seconds)
+    default:
+      throw Invalid(description: "clock must be \"pause\", \"resume\", \"step\" or \"next\"")
     }
   }
 

@@ -389,6 +389,63 @@ def record_a_session_as_a_spec(driver):
 
 
 @test
+def rewind_pause_step_scrub_and_restore(driver):
+    # Pause the clock, type a query (its search is debounced: a timer waits), step it, then
+    # Next: the search's result is a step of its own. Click the moment of the typing: the phone
+    # shows the screen as it was, the panel its state; Restore opens the screen with it again.
+    preview = Preview("search", "search.lua", ["--offline"])
+    try:
+        ready(driver, preview)
+        clock = lambda: driver.find_element(By.ID, "clock-now").text
+        until(driver, lambda: clock().startswith("clock "), "the clock to show")
+        view(driver, "#pause").click()
+        until(driver, lambda: clock().endswith("(paused)"), "the clock to pause")
+        view(driver, '[data-id="query"] input').send_keys("green")
+        until(driver, lambda: state(driver).get("query") == "green", "the query to be typed")
+        pending = lambda: driver.find_element(By.ID, "pending").text
+        until(driver, lambda: "'search' timer" in pending(), "the debounced search to be pending")
+        paused_at = float(re.search(r"clock ([\d.]+) s", clock()).group(1))
+        step_by = view(driver, "#step-by")
+        step_by.clear()
+        step_by.send_keys("0.1")
+        view(driver, "#step").click()
+        until(driver, lambda: abs(float(re.search(r"clock ([\d.]+) s", clock()).group(1)) - paused_at - 0.1) < 0.0015,
+              "the clock to move 0.1 s")
+        assert state(driver)["phase"] == "loading", state(driver)
+        assert "'search' timer" in pending(), pending()
+        view(driver, "#next").click()
+        until(driver, lambda: state(driver).get("phase") == "failed", "the search to fail (offline) at the next timer")
+        log = lambda: driver.find_element(By.ID, "log").text
+        failed_step = lambda: any(li.text.split("\n")[0].split(" ")[2:3] == ["effect"] and '"type":"failed"' in li.text
+                                  for li in driver.find_elements(By.CSS_SELECTOR, "#log li"))
+        until(driver, failed_step, "the effect's result as a step of its own")
+        until(driver, lambda: 'phase: "loading" → "failed"' in driver.find_element(By.ID, "diff").text, "the Last step to be the newest")
+        # The moment the typing made: the past picture, its state, its tree.
+        typed = [li for li in driver.find_elements(By.CSS_SELECTOR, "#log li") if "type query" in li.text][-1]
+        typed.click()
+        until(driver, lambda: view(driver, "#past").is_displayed(), "the past moment's picture")
+        assert label(driver, '#past [data-id="status"]') == "Searching…", label(driver, '#past [data-id="status"]')
+        assert not view(driver, "#screen").is_displayed()
+        assert state(driver)["phase"] == "loading", state(driver)
+        assert "label#status" in driver.find_element(By.ID, "moment-tree").get_attribute("textContent")
+        assert "Moment #" in view(driver, "#past-banner").text
+        shot(driver, "preview-rewind.png")
+        # The live screen ran on meanwhile; Restore brings the moment back and drops what followed.
+        view(driver, "#restore").click()
+        until(driver, lambda: view(driver, "#screen").is_displayed() and "restore #" in log(), "the restore")
+        assert not failed_step(), log()
+        assert state(driver)["phase"] == "loading", state(driver)
+        assert label(driver, '#screen [data-id="status"]') == "Searching…"
+        # Its effects were tasks: the restored screen has none pending.
+        until(driver, lambda: pending() == "nothing pending", "no effect pending after the restore")
+        view(driver, "#pause").click()
+        until(driver, lambda: not clock().endswith("(paused)"), "the clock to run again")
+        print("    paused, stepped 0.1 s, next timer, scrubbed back, restored")
+    finally:
+        preview.stop()
+
+
+@test
 def narrow_window_fits(driver):
     # A phone-sized window: nothing is wider than the window (no sideways scrolling of the
     # page), the panel goes under the phone, and the screen still works.

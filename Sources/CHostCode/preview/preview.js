@@ -40,6 +40,8 @@
       preview.version = message.version;
       screen.replaceChildren(build(tree));
       screen.style.height = tree.f[3] + "px";
+      // (A restore sends every page the whole screen: a past moment shown before is gone.)
+      backToNow();
       panel(message.panel, true);
     } else if (message.type === "patch") {
       if (message.ops.length) {
@@ -50,6 +52,8 @@
       panel(message.panel, false);
     } else if (message.type === "spec") {
       showSpec(message.name, message.text);
+    } else if (message.type === "moment") {
+      showMoment(message.moment);
     }
     if (message.seq != null && sentAt.has(message.seq)) {
       preview.latency = performance.now() - sentAt.get(message.seq);
@@ -464,6 +468,7 @@
     el.style.background = bad ? "#ffe5e3" : "";
   }
   function panel(data, full) {
+    lastPanel = data;
     $("screen-name").textContent = visible(data.name);
     document.title = visible(data.name) + " · SendingState preview";
     const box = $("error-box");
@@ -477,6 +482,12 @@
     if (full) log.replaceChildren();
     for (const entry of data.log) {
       const li = element("li", entry.error ? "failed" : "");
+      // Each step that made a moment opens it (its state, tree and picture) when clicked.
+      if (typeof entry.moment === "number") {
+        li.dataset.moment = entry.moment;
+        li.append(element("span", "moment", "#" + entry.moment + (typeof entry.time === "number" ? " " + entry.time.toFixed(3) + "s " : " ")));
+        li.addEventListener("click", () => askMoment(entry.moment));
+      }
       li.append(element("span", "event", entry.event));
       li.append(element("span", "actions", entry.error ? "  ✗ " + entry.error.split("\n")[0] : "  → " + (entry.actions.join(", ") || "(no actions)")));
       // Why the event did nothing (disabled, nothing registered, filtered, no action returned).
@@ -485,15 +496,16 @@
     }
     while (log.children.length > 200) log.firstChild.remove();
     log.scrollTop = log.scrollHeight;
-    const diff = $("diff");
-    if (data.log.length || full) {
-      diff.replaceChildren(...(data.diff.length ? data.diff.map((line) => element("li", "", line)) : [element("li", "quiet", "no state changes")]));
-    }
-    renderState(data.state, data.diff);
+    if (!viewing && (data.log.length || full)) showDiff(data.diff);
+    if (!viewing) renderState(data.state, data.diff);
+    rewind(data);
     recording(data);
     const warnings = $("warnings");
     $("warnings-box").hidden = data.warnings.length === 0;
     warnings.replaceChildren(...data.warnings.map((w) => element("li", "", w)));
+  }
+  function showDiff(lines) {
+    $("diff").replaceChildren(...(lines.length ? lines.map((line) => element("li", "", line)) : [element("li", "quiet", "no state changes")]));
   }
   function renderState(state, diff) {
     const changed = new Set(diff.map((line) => line.replace(/^[+-] /, "").split(/[:.[]/)[0]));
@@ -506,6 +518,97 @@
       pre.append(span);
     }
   }
+
+  // ---- rewind -----------------------------------------------------------------------
+  // The timeline of moments (scrub or click a log line to see one: its picture in the phone,
+  // its state and tree in the panel; the screen itself runs on), restoring one, and the
+  // screen's clock: paused, stepped, resumed, with what waits on it.
+  let lastPanel = null, viewing = null, timelineIds = [], clock = null, scrubTimer = null;
+  const past = $("past");
+  function askMoment(id) { send({ moment: id }); }
+  function showMoment(moment) {
+    viewing = moment;
+    past.replaceChildren(build(moment.tree));
+    past.style.height = moment.tree.f[3] + "px";
+    past.hidden = false;
+    screen.hidden = true;
+    const banner = $("past-banner");
+    banner.hidden = false;
+    banner.textContent = visible("Moment #" + moment.id + " at " + moment.time.toFixed(3) + " s — " + moment.cause + " (the screen runs on; this is how it was)");
+    $("moment-label").textContent = visible("#" + moment.id + " " + moment.kind + ": " + moment.cause);
+    $("moment-actions").hidden = false;
+    $("restore").disabled = !moment.restorable;
+    $("moment-tree-box").hidden = false;
+    $("moment-tree").textContent = visible(moment.text);
+    const index = timelineIds.indexOf(moment.id);
+    if (index >= 0) $("scrub").value = index;
+    for (const li of $("log").children) li.classList.toggle("viewed", li.dataset.moment === String(moment.id));
+    showDiff(moment.diff);
+    renderState(moment.state, moment.diff);
+  }
+  function backToNow() {
+    if (!viewing) return;
+    viewing = null;
+    past.hidden = true;
+    past.replaceChildren();
+    screen.hidden = false;
+    $("past-banner").hidden = true;
+    $("moment-actions").hidden = true;
+    $("moment-tree-box").hidden = true;
+    $("moment-label").textContent = visible("");
+    for (const li of $("log").querySelectorAll(".viewed")) li.classList.remove("viewed");
+    if (lastPanel) { showDiff(lastPanel.diff); renderState(lastPanel.state, lastPanel.diff); rewind(lastPanel); }
+  }
+  $("now").addEventListener("click", backToNow);
+  $("restore").addEventListener("click", () => { if (viewing) send({ restore: viewing.id }); });
+  $("scrub").addEventListener("input", (event) => {
+    const id = timelineIds[Number(event.target.value)];
+    if (id === undefined) return;
+    // (Gathered over 80 ms: dragging sends the moment it rests on, not every one it passes.)
+    clearTimeout(scrubTimer);
+    scrubTimer = setTimeout(() => {
+      if (id === timelineIds[timelineIds.length - 1] && viewing) backToNow(); else askMoment(id);
+    }, 80);
+  });
+  $("pause").addEventListener("click", () => send({ clock: clock && clock.paused ? "resume" : "pause" }));
+  $("step").addEventListener("click", () => send({ clock: "step", by: Number($("step-by").value) }));
+  $("next").addEventListener("click", () => send({ clock: "next" }));
+  function seconds(value) { return typeof value === "number" ? value.toFixed(3) : "?"; }
+  function rewind(data) {
+    if (data.timeline) {
+      timelineIds = data.timeline.ids;
+      const scrub = $("scrub");
+      scrub.max = Math.max(0, timelineIds.length - 1);
+      if (!viewing) scrub.value = scrub.max;
+      if (!viewing) $("moment-label").textContent = visible(timelineIds.length + " moment(s), " + Math.ceil(data.timeline.bytes / 1024) + " KiB (at most " + data.timeline.limit + ", " + (data.timeline.byteLimit >> 20) + " MiB)");
+    }
+    if (data.clock) {
+      clock = Object.assign({}, data.clock, { at: performance.now() });
+      $("pause").textContent = visible(clock.paused ? "▶ Resume" : "⏸ Pause");
+      $("step").disabled = !clock.paused;
+      $("next").disabled = !clock.paused || clock.next == null;
+      $("pause").disabled = !clock.virtual;
+      showClock();
+    }
+    if (data.pending) {
+      const items = data.pending.map((entry) => {
+        if (entry.more) return element("li", "quiet", "… " + entry.more + " more");
+        const name = entry.kind === "throttle" ? "throttle window" : "#" + entry.number;
+        let text = name + (entry.id != null ? " '" + entry.id + "'" : "") + (entry.kind === "throttle" ? "" : " " + entry.kind);
+        if (entry.window != null) text += " of " + seconds(entry.window) + " s, a " + entry.waiting + " waits for its end";
+        text += entry.due != null ? (entry.kind === "throttle" ? " · ends " : " · due ") + seconds(entry.due) + " s" : " · not on the clock";
+        return element("li", "", text);
+      });
+      $("pending").replaceChildren(...(items.length ? items : [element("li", "quiet", "nothing pending")]));
+    }
+  }
+  // The clock as the page shows it: the server's time, moved on with real time while it runs.
+  function showClock() {
+    if (!clock) return;
+    const now = clock.paused ? clock.now : clock.now + (performance.now() - clock.at) / 1000;
+    $("clock-now").textContent = visible("clock " + seconds(now) + " s" + (clock.paused ? " (paused)" : ""));
+  }
+  setInterval(showClock, 100);
 
   connect();
 })();

@@ -398,6 +398,10 @@ return function(prims, settings, busted)
         checkInvariants(handle, format("screen:advance(%g)", seconds), 2)
       end,
       tree = function() return prims.tree(handle) end,
+      -- What the screen waits for, soonest first: { number, id, kind ("timer", "running",
+      -- "throttle", "transition"), due (on its clock), remaining (seconds from now), window
+      -- (a throttle window's length), waiting (the kind of effect a window's end starts) }.
+      pending_effects = function() whole("pending_effects"); return prims.pendingList(handle) end,
       -- Why the last tap, set, type, send, gesture or expect did nothing (one reason a line:
       -- the view is disabled or hidden, nothing is registered for the event, a gesture was
       -- filtered, a callback returned no action, middleware dropped it), or nil when every

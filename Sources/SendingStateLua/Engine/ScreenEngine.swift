@@ -76,7 +76,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   }
   /// Called with each error in ``unhandledErrors``.
   var onUnhandledError: ((ScriptError) -> Void)?
-  private var effects: [Int: (task: Task<Void, Never>, target: EffectTarget)] = [:]
+  private(set) var effects: [Int: (task: Task<Void, Never>, target: EffectTarget)] = [:]
   private var nextEffect = 0
 
   init(
@@ -520,7 +520,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   /// kernel's token: each one's task and virtual clock timer. Not effects: they deliver no
   /// actions, `store:cancel` and ``cancelAllEffects()`` leave them, and ``pendingEffects`` does
   /// not count them.
-  private var transitions: [Int: (task: Task<Void, Never>, ticket: Int?)] = [:]
+  private(set) var transitions: [Int: (task: Task<Void, Never>, ticket: Int?)] = [:]
 
   /// Tells the kernel when `seconds` of the screen's clock have passed (the transition's end).
   private func startTransition(seconds rawSeconds: Double, token: Int) {
@@ -595,13 +595,13 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
 
   /// A throttle window: when it ends (screen clock time), the effect waiting for its end, and
   /// a token naming the window (a timer acts only on its own window).
-  private struct ThrottleWindow {
+  struct ThrottleWindow {
     var end: Double
     var waiting: EngineBatch.Effect?
     var token: Int
   }
   /// Throttle windows by effect id; expired ones are dropped as new ones open.
-  private var throttles: [String: ThrottleWindow] = [:]
+  private(set) var throttles: [String: ThrottleWindow] = [:]
   private var nextWindow = 0
   /// The throttle windows open now (for tests).
   var throttleWindowCount: Int { throttles.count }

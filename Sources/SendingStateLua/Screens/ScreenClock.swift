@@ -66,6 +66,12 @@ public final class VirtualClock: ScreenClock {
   /// The earliest deadline of the timers that wait, if any.
   public var nextDeadline: Double? { timers.withLock { $0.sleepers.values.filter { !$0.fired }.map(\.deadline).min() } }
 
+  /// When the timer of `ticket` is due, while it waits (nil once it fired or was cancelled):
+  /// what a list of a screen's pending effects shows.
+  package func deadline(of ticket: Int) -> Double? {
+    timers.withLock { timers in timers.sleepers[ticket].flatMap { $0.fired ? nil : $0.deadline } }
+  }
+
   /// Waits until the clock has been advanced `seconds` past now.
   public func sleep(seconds: Double) async throws {
     try await wait(for: schedule(after: seconds))

@@ -99,12 +99,16 @@ public final class ScreenSession {
   /// Reopens the script with the current state and options changed by `change` (the old
   /// screen closed, as by ``reload()``; its pending effects are dropped): how the preview starts
   /// a recording on a clock it drives. If the screen fails to open, the old one keeps running.
-  package func restart(changing change: (inout LuaScreen.Options) -> Void) throws {
+  ///
+  /// With `state`, the screen opens with that state instead of its current one (the preview's
+  /// restore of a past moment), validated as any start state is: a state the script no longer
+  /// accepts is an error, and the old screen keeps running.
+  package func restart(state: LuaValue? = nil, changing change: (inout LuaScreen.Options) -> Void = { _ in }) throws {
     var reopened = options
     change(&reopened)
     let fresh: LuaScreen
     do {
-      reopened.state = try screen.readState()
+      reopened.state = try state ?? screen.readState()
       fresh = try LuaScreen(path: path, options: reopened)
     } catch {
       throw ToolError.from(error)
@@ -255,7 +259,7 @@ public final class ScreenSession {
 
   /// The actions' summaries, comma-separated, within ``summariesLimit`` bytes (then how many
   /// more there were).
-  static func summaries(of actions: [LuaValue]) -> String {
+  package static func summaries(of actions: [LuaValue]) -> String {
     var text = ""
     for (offset, action) in actions.enumerated() {
       if text.utf8.count >= summariesLimit {

@@ -569,6 +569,26 @@ public final class SpecRunner {
         }
       }
     })
+    // pendingList(handle) -> { { number, id, kind, due, remaining, window, waiting }, … }, soonest first
+    prims.setField("pendingList", to: runtime.makeFunction("pendingList") { call in
+      try MainActor.assumeIsolated {
+        let target = try screen(call)
+        let now = target.clockNow
+        let list = target.pendingList.map { entry -> LuaValue in
+          var item: LuaValue = ["number": .integer(Int64(entry.number)), "kind": .string(entry.kind.rawValue)]
+          if let id = entry.id { item["id"] = .string(id) }
+          if let due = entry.due {
+            item["due"] = .number(due)
+            item["remaining"] = .number(max(0, due - now))
+          }
+          if let window = entry.window { item["window"] = .number(window) }
+          if let waiting = entry.waiting { item["waiting"] = .string(waiting) }
+          return item
+        }
+        try call.push(.table(LuaTable(sequence: list)))
+      }
+      return 1
+    })
     prims.setField("tree", to: runtime.makeFunction("tree") { call in
       try MainActor.assumeIsolated { try call.push(.string(try screen(call).renderTree().text)) }
       return 1

@@ -1,8 +1,8 @@
 import Foundation
 import SendingStateLua
 
-/// The interactive mode: the EVENT grammar plus `state`, `tree`, `actions`, `reload`, `help`,
-/// `quit`; after each command the updated screen is shown.
+/// The interactive mode: the EVENT grammar plus `state`, `tree`, `actions`, `pending`, `clock`,
+/// `advance`, `reload`, `help`, `quit`; after each command the updated screen is shown.
 ///
 /// ```swift
 /// let repl = Repl(session: session)
@@ -28,6 +28,7 @@ public final class Repl {
       state      print the current state (JSON)
       tree       print the render tree
       actions    list the actions dispatched so far
+    \(clockHelp)
       reload     reload the script, keeping the state
       help       show this help
       quit       leave
@@ -36,7 +37,7 @@ public final class Repl {
     """
 
   /// The REPL's own commands.
-  nonisolated public static let commands = ["state", "tree", "actions", "reload", "help", "quit"]
+  nonisolated public static let commands = ["state", "tree", "actions", "pending", "clock", "advance", "reload", "help", "quit"]
 
   /// Tab completion: what can follow `words` (the words before the cursor), given the screen's
   /// `ids` and its lists' row ids (`rows`, list id → the ids in its rows): commands and EVENT
@@ -47,6 +48,7 @@ public final class Repl {
     switch (verb, words.count) {
     case ("tap", 1), ("send", 1), ("set", 1), ("type", 1), ("gesture", 1): return ids
     case ("row", 1): return rows.keys.sorted()
+    case ("advance", 1): return ["next"]
     case ("send", 2): return ControlEventNames.all + GestureNames.all
     case ("set", 2): return ["on", "off", "true", "false"]
     case ("gesture", 2): return GestureNames.all
@@ -114,6 +116,7 @@ public final class Repl {
         return true
       }
     default:
+      if let failed = await handleClock(command, write: write) { return failed }
       do {
         let block = session.text(for: try session.apply(try EventCommand(parsing: command)), why: explains)
         write(echoesEvents ? block : String(block.drop { $0 != "\n" }.dropFirst()), false)
@@ -121,6 +124,8 @@ public final class Repl {
         write("error: \(ToolError.from(error).text(verbose: verbose))", true)
         return true
       }
+      // A virtual clock stands still until `advance`: only what is due at once arrives now.
+      if isVirtual { return await settleVirtually(seconds: 0, write: write) }
       let settled = await session.settle(timeout: .seconds(ScreenSession.defaultSettle)) { record in
         write(session.text(for: record), false)
       }

@@ -63,6 +63,9 @@ public enum StubGenerator {
     .init(name: "finish", signature: "fun(self: SSScreen)", doc: "Fails if actions from effects were not received or effects still run."),
     .init(name: "skip_received", signature: "fun(self: SSScreen)", doc: "Accepts the actions received so far without asserting them."),
     .init(name: "skip_in_flight", signature: "fun(self: SSScreen)", doc: "Effects still running at the end of the test are not owed."),
+    .init(
+      name: "pending_effects", signature: "fun(self: SSScreen): { number: integer, id: string?, kind: string, due: number?, remaining: number?, window: number?, waiting: string? }[]",
+      doc: "What the screen waits for, soonest first: effects (kind timer or running), throttle windows and transitions, with their ids, windows and due times on its clock."),
   ]
 
   /// The LuaLS class name of a view kind: `SSLabel`.

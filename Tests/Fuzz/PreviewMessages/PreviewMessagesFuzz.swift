@@ -48,6 +48,12 @@ func checkDecoding(_ text: String) {
   fuzzCheck(PreviewRequest.seqRange.contains(request.seq), "seq \(request.seq) out of range")
   switch request.action {
   case .sync, .record: break
+  case .moment(let id), .restore(let id):
+    fuzzCheck(PreviewRequest.momentRange.contains(id), "moment \(id) out of range")
+  case .clock(let clock):
+    if case .step(let seconds) = clock {
+      fuzzCheck(seconds.isFinite && PreviewRequest.stepRange.contains(seconds), "a step of \(seconds) s")
+    }
   case .scroll(let list, let first):
     fuzzCheck(PreviewRequest.rowRange.contains(first), "scroll.first \(first) out of range")
     fuzzCheck(!list.isEmpty && list.utf8.count <= PreviewRequest.maximumNameLength, "scroll.list of \(list.utf8.count) bytes")
@@ -113,6 +119,12 @@ func checkMessage(_ text: String, after version: Int) -> Int {
     fuzzFail("a message to the page is not a JSON object: \(text.prefix(300))")
   }
   let type = object["type"] as? String
+  if type == "moment" {
+    // A past moment, to the page that asked: within half its queue.
+    fuzzCheck(text.utf8.count <= PreviewHost.pageBudget / 2, "a moment of \(text.utf8.count) bytes")
+    fuzzCheck(object["moment"] is [String: Any], "a moment message without its moment")
+    return version
+  }
   if type == "spec" {
     // A recorded spec, to the page that asked: our own Lua source, within the record limit.
     let spec = object["text"] as? String ?? ""
@@ -184,7 +196,17 @@ enum PageMessage {
       case 0: members.append("\"scroll\":{\"list\":" + quoted(name(&input, ids: ids)) + ",\"first\":" + number(&input) + "}")
       case 1: members.append("\"sync\":" + (input.bool() ? "true" : number(&input)))
       case 2: members.append("\"record\":" + quoted(input.bool() ? input.pick(["start", "save", "stop"]) : input.string()))
-      default: members.append("\"scroll\":" + number(&input))
+      default:
+        // Rewind: moments and restores by number, the clock's words and steps at their edges.
+        switch input.below(5) {
+        case 0: members.append("\"moment\":" + (input.bool() ? String(input.below(40)) : number(&input)))
+        case 1: members.append("\"restore\":" + (input.bool() ? String(input.below(40)) : number(&input)))
+        case 2: members.append("\"clock\":" + quoted(input.bool() ? input.pick(["pause", "resume", "next", "step"]) : input.string()))
+        case 3:
+          members.append("\"clock\":\"step\"")
+          members.append("\"by\":" + input.pick(["0.001", "0.25", "60", "60.0001", "0", "-1", "1e400", "1e-300", "\"0.5\"", "null"]))
+        default: members.append("\"scroll\":" + number(&input))
+        }
       }
     }
     if input.below(16) == 0, !members.isEmpty {
