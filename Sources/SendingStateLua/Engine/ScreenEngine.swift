@@ -63,6 +63,8 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   private var boundSenders: Set<ObjectIdentifier> = []
   private(set) var committed = ScreenState(node: nil)
   private(set) var isClosed = false
+  /// Whether an event is under way (see ``run(_:context:pushArguments:)``).
+  private var isRunning = false
   /// Called with each committed state (the screen's store).
   var commit: ((ScreenState) -> Void)?
   /// Called with the outcome of every committed event (the screen's action log).
@@ -159,6 +161,15 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   private func run(
     _ name: String, context: String?, pushArguments: (LuaStack) throws(LuaBridgeError) -> Int32
   ) throws -> Outcome {
+    // One event at a time: a host function a script calls (a host module, a task's synchronous
+    // part) that drives the screen again would otherwise share the event under way.
+    guard !isRunning else {
+      throw ScriptError(
+        kind: .runtime,
+        message: "the screen is running an event already; a host function cannot send it another one (perform it after this event, e.g. from a task)")
+    }
+    isRunning = true
+    defer { isRunning = false }
     let L = runtime.L
     sslua_begin_episode(L)
     defer { sslua_end_episode(L) }
