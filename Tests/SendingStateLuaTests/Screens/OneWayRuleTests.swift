@@ -109,6 +109,21 @@ struct OneWayRuleTests {
     #expect(error.context?.hasPrefix("handle (action '\(action)')") == true || error.context == "store:update")
     try expectUnchanged(observed, state: ["count": 2, "log": []], count: "2")
   }
+
+  @Test("the host's core path cannot set a state the engine never checked")
+  func hostInvalidateStateCannotBypassTheEngine() throws {
+    let screen = try LuaScreen(path: examplePath("counter/counter.lua"))
+    let before = screen.state
+    // An embedder (or a tool) reaching for the core's own write-back on the screen's host: once,
+    // this wrote through the store straight into the committed state, skipping the schema,
+    // the freeze and the atomic commit.
+    screen.host.ss.invalidateState { (_: ScreenState) in ScreenState(node: nil) }
+    #expect(screen.state == before)
+    #expect(screen.store.state.value == before)
+    try screen.tap("plus")
+    #expect(screen.state == ["title": "Product", "count": 2])
+    #expect((try screen.view("count") as? Label)?.text == "2")
+  }
 }
 
 @Suite("Screens: faults name file:line and the callback")
