@@ -35,9 +35,12 @@ local function where()
   if here == "" and blame ~= nil then return definedAt(blame) end
   return here
 end
+-- (The state module asks the same: its errors with no script frame name `blame` too; an
+-- empty answer when nothing is blamed.)
+local function blamed() return definedAt(blame) end
+S.setBlame(blamed)
 local function blameOn(fn)
   blame = fn
-  S.setBlame(fn and function() return definedAt(fn) end or nil)
 end
 
 local E = {}
@@ -57,10 +60,11 @@ local phase = "idle"   -- idle, layout, events, callback, handle, configure, clo
 local context          -- what the engine is running, for error reports ("configure", "handle (action 'add')")
 
 
-local function enter(newPhase, newContext, readOnly)
+local readOnly = S.readOnly  -- .message: what a write to frozen state says now
+local function enter(newPhase, newContext, message)
   local saved, savedContext = phase, context
   phase, context = newPhase, newContext
-  if readOnly then S.setReadOnlyMessage(readOnly) end
+  if message then readOnly.message = message end
   return saved, savedContext
 end
 
@@ -97,55 +101,47 @@ local eventSerial = 0
 -- thousand instructions each. A list that grew long is dropped instead (no event keeps a big
 -- one alive, nor empties it slot by slot).
 local lastEvent
+-- (Only the kernel's own sequences come here: appended to, never given holes or other keys.)
 local function emptied(t)
   if t == nil then return {} end
   local n = #t
   if n > 64 then return {} end
   for i = n, 1, -1 do t[i] = nil end
-  if next(t) ~= nil then return {} end  -- keys besides a sequence (a set, a sparse list)
   return t
 end
 
 -- The lists are only ever appended to (and the sets below only filled while their count
 -- grows), so a list whose first slot is empty is empty: most events use few of them, and
--- those they did not use are kept without a call.
+-- those they did not use are kept without a call. The record itself is one table for the
+-- screen's life, every field set anew here: nothing of an earlier event survives in it.
 local function newEvent()
   eventSerial = eventSerial + 1
-  local old = event == nil and lastEvent or nil
-  if old == nil then
-    lastEvent = {
-      undo = {}, created = {}, regs = {}, rowPlans = {}, pins = {}, actions = {}, effects = {}, started = 0,
-      cancels = {}, cancelCount = 0, warnings = {}, actionCount = 0,
+  local ev = lastEvent
+  if ev == nil then
+    ev = {
+      undo = {}, created = {}, regs = {}, rowPlans = {}, planned = false, pins = {}, pinned = false, actions = {},
+      effects = {}, started = 0,
+      cancels = {}, cancelCount = 0, warnings = {}, actionCount = 0, unitHostCount = 0, effectRoom = 0,
     }
-    return lastEvent
+    lastEvent = ev
+  else
+    if ev.undo[1] ~= nil then ev.undo = emptied(ev.undo) end        -- rec, key, old, rec, key, old, ...
+    if ev.created[1] ~= nil then ev.created = emptied(ev.created) end  -- views made in this event (forgotten on abort)
+    if ev.regs[1] ~= nil then ev.regs = emptied(ev.regs) end          -- new registrations: hostVid, vid, key, ...
+    if ev.actions[1] ~= nil then ev.actions = emptied(ev.actions) end  -- the action log of the event
+    if ev.effects[1] ~= nil then ev.effects = emptied(ev.effects) end  -- effects to start (and ids to cancel) after the commit
+    if ev.warnings[1] ~= nil then ev.warnings = emptied(ev.warnings) end
+    if ev.planned then ev.rowPlans, ev.planned = {}, false end  -- list -> plan (planned: some)
+    if ev.pinned then ev.pins, ev.pinned = {}, false end      -- gesture token -> item, or false to unpin
+    if ev.cancelCount > 0 then ev.cancels = {} end         -- id -> true: the ids this event cancels (each once)
+    ev.started, ev.cancelCount, ev.actionCount = 0, 0, 0  -- (effects that start work; cancels; actions)
+    -- Made only when needed (nil: none): the notes on silence, named-state copies, the
+    -- transition tokens it gave, the transition it finished, the committed state a role's
+    -- handler replaced for its call.
+    ev.quiet, ev.named, ev.tokens, ev.finishedToken, ev.savedCommitted = nil, nil, nil, nil, nil
+    ev.unitHostCount, ev.effectRoom = 0, 0
   end
-  local undo, created, regs, actions, effects, warnings =
-    old.undo, old.created, old.regs, old.actions, old.effects, old.warnings
-  if undo[1] ~= nil then undo = emptied(undo) end
-  if created[1] ~= nil then created = emptied(created) end
-  if regs[1] ~= nil then regs = emptied(regs) end
-  if actions[1] ~= nil then actions = emptied(actions) end
-  if effects[1] ~= nil then effects = emptied(effects) end
-  if warnings[1] ~= nil then warnings = emptied(warnings) end
-  local rowPlans, pins, cancels = old.rowPlans, old.pins, old.cancels
-  if next(rowPlans) ~= nil then rowPlans = {} end
-  if next(pins) ~= nil then pins = {} end
-  if old.cancelCount > 0 then cancels = {} end
-  lastEvent = {
-    undo = undo,           -- rec, key, old, rec, key, old, ...
-    created = created,     -- views made in this event (forgotten on abort)
-    regs = regs,           -- new registrations: hostVid, vid, key, ...
-    rowPlans = rowPlans,   -- list -> plan
-    pins = pins,           -- gesture token -> item (or false to unpin)
-    actions = actions,     -- the action log of the event
-    effects = effects,     -- effects to start (and ids to cancel) after the commit, in order
-    started = 0,           -- how many of them start work (cancels do not)
-    cancels = cancels,     -- id -> true: the ids this event cancels (each once)
-    cancelCount = 0,
-    warnings = warnings,
-    actionCount = 0,
-  }
-  return lastEvent
+  return ev
 end
 
 -- Notes on why the event did less than it might (a callback returned no action, middleware
@@ -251,10 +247,14 @@ for name, kind in pairs(registry.kinds) do
   kinds[name] = k
 end
 
-local function write(rec, key, value)
+-- A write to a view's property: `proxy` is the view as scripts hold it (the proxies' shared
+-- __newindex), checked at the line that makes it and logged for undo. A value the view has
+-- already changes nothing and is not logged.
+local function write(proxy, key, value)
   if phase ~= "configure" and phase ~= "layout" then  -- (writable(), inline: every view write passes here)
     error(where() .. (messages[phase] or messages.idle), 0)
   end
+  local rec = recOf[proxy]
   local kind = rec.kind
   local prop = kind.props[key]
   if prop == nil then
@@ -268,6 +268,8 @@ local function write(rec, key, value)
     error(where() .. kind.name .. "." .. key .. ": expected " .. expected .. ", got " .. describe(value), 0)
   end
   local mirror = rec.mirror
+  local old = mirror[key]
+  if old == stored and old ~= nil then return end  -- (views hold no value with __eq)
   local touched = rec.touched
   if touched == nil then
     touched = {}
@@ -277,11 +279,16 @@ local function write(rec, key, value)
     touched[key] = eventSerial
     local undo = event.undo
     local n = #undo
-    local old = mirror[key]
     if old == nil then old = NONE end
     undo[n + 1], undo[n + 2], undo[n + 3] = rec, key, old
   end
   mirror[key] = stored
+end
+
+-- "label#count": a view as tostring shows it.
+local function viewName(proxy)
+  local mirror = recOf[proxy].mirror
+  return mirror.kind .. (mirror.id and ("#" .. mirror.id) or "")
 end
 
 local function newView(kindName)
@@ -297,8 +304,8 @@ local function newView(kindName)
   local rec = { vid = nextVid, kind = kind, mirror = mirror, children = {}, height = 1 }
   rec.proxy = setmetatable({}, {
     __index = mirror,
-    __newindex = function(_, key, value) write(rec, key, value) end,
-    __tostring = function() return kindName .. (mirror.id and ("#" .. mirror.id) or "") end,
+    __newindex = write,
+    __tostring = viewName,
     __name = kindName,
     __metatable = false,
     __readonly = VIEW_READONLY,  -- (the sandbox's rawset refuses it: a property cannot be shadowed)
@@ -491,10 +498,10 @@ local function build(kindName, spec)
     elseif rec.kind.props[key] and rec.kind.props[key].deferred then  -- set after their bounds
       deferred[#deferred + 1] = key
     else
-      write(rec, key, value)
+      write(rec.proxy, key, value)
     end
   end
-  for _, key in ipairs(deferred) do write(rec, key, spec[key]) end
+  for _, key in ipairs(deferred) do write(rec.proxy, key, spec[key]) end
   sort(children)
   for i, position in ipairs(children) do attach(rec, recOf[spec[position]], i, "ui." .. kindName) end
   if kindName == "list" then
@@ -647,7 +654,7 @@ function E.renderSections(container)
         placeholder.mirror.id = "placeholder"
         local savedPhase = phase
         phase = "layout"
-        write(placeholder, "text", "unsupported unit '" .. unitType .. "'")
+        write(placeholder.proxy, "text", "unsupported unit '" .. unitType .. "'")
         phase = savedPhase
         attach(host, placeholder, 1, "unit")
         local warnings = event.warnings
@@ -666,19 +673,28 @@ end
 -- ======================================================================
 
 local function single(item)
-  if type(item) == "string" then return S.freeze({ type = item }, "action") end
-  if type(item) == "table" and type(item.type) == "string" then return S.freeze(item, "action") end
+  if type(item) == "string" then return S.freezeFlat({ type = item }, "action") end
+  if type(item) == "table" and type(item.type) == "string" then return S.freezeFlat(item, "action") end
   error(where() .. "an action is a table with a string 'type' (or a bare type string), got " .. describe(item), 0)
 end
 
-local function actionsFrom(value)
-  local list = {}
-  if value == nil or value == false then return list end  -- false: no action, on purpose
+-- The actions `value` names (nil or false: none, on purpose; one action; a list of them),
+-- frozen, into `list` from its first slot; returns how many.
+local function actionsInto(value, list)
+  if value == nil or value == false then return 0 end
   if type(value) == "table" and value.type == nil and (value[1] ~= nil or next(value) == nil) then
-    for i = 1, #value do list[i] = single(value[i]) end
-    return list
+    local n = #value
+    for i = 1, n do list[i] = single(value[i]) end
+    return n
   end
   list[1] = single(value)
+  return 1
+end
+
+-- The actions `value` names, in a new list.
+local function actionsFrom(value)
+  local list = {}
+  actionsInto(value, list)
   return list
 end
 E.actionsFrom = actionsFrom
@@ -725,10 +741,9 @@ end
 -- the effects ask who calls them. `store.method(x)` works like `store:method(x)`.
 
 -- The store cannot change state while an update's function runs (from a coroutine there too):
--- what that update returns would overwrite it. `updating` counts the updates running; a
--- to-be-closed variable gives the count back on every exit, a failure a script caught included.
-local updating = 0
-local updateEnded = setmetatable({}, { __close = function() updating = updating - 1 end })
+-- what that update returns would overwrite it. The state module knows the updates running (it
+-- gives each back on every exit, a failure a script caught included).
+local updating = S.updating
 local nestedMessage = "store:update and store:set cannot be used inside an update's function (return or write the new state there)"
 
 local function update(self, fn)
@@ -736,9 +751,7 @@ local function update(self, fn)
   if type(fn) ~= "function" then
     error(where() .. "store:update takes a function (state) → nil or new state, got " .. type(fn), 0)
   end
-  if updating > 0 then error(where() .. nestedMessage, 0) end
-  updating = updating + 1
-  local _ <close> = updateEnded
+  if updating[1] ~= nil then error(where() .. nestedMessage, 0) end
   local updated = S.update(working, fn, "state")
   handler.validate(updated)
   working = updated
@@ -746,7 +759,7 @@ end
 
 local function set(self, value)
   value = checkStore(self, value)
-  if updating > 0 then error(where() .. nestedMessage, 0) end
+  if updating[1] ~= nil then error(where() .. nestedMessage, 0) end
   if type(value) ~= "table" then
     error(where() .. "bad argument #2 to 'set' (a state table expected, got " .. describe(value) .. ")", 0)
   end
@@ -1108,7 +1121,7 @@ setmetatable(storeMethods, {
   __index = function(_, key)
     if key == "state" then
       if phase ~= "handle" then error(where() .. (phase == "closed" and messages.closed or storeMessage), 0) end
-      S.setReadOnlyMessage("store.state is read-only; change it with store:update(fn) or store:set(t)")
+      readOnly.message = "store.state is read-only; change it with store:update(fn) or store:set(t)"
       return working
     end
     return nil
@@ -1204,6 +1217,7 @@ local function planRows(list, first)
     plan.items[row] = item
   end
   event.rowPlans[list] = plan
+  event.planned = true
 end
 
 -- }======================================================================
@@ -1253,7 +1267,7 @@ local function throughMiddleware(action)
     local mw = chain[i]
     local saved, savedContext = enter("handle",
       "middleware '" .. mw.name .. "' of plugin '" .. mw.plugin .. "' (action '" .. tostring(action.type) .. "')")
-    local result = mw.fn(S.thaw(action), store)
+    local result = mw.fn(action, store)
     phase, context = saved, savedContext
     if result == nil or result == false then
       quiet(definedAt(mw.fn) .. "middleware '" .. mw.name .. "' of plugin '" .. mw.plugin .. "' dropped action '"
@@ -1270,16 +1284,20 @@ local function throughMiddleware(action)
   return action
 end
 
+local handleReadOnly = "the action is read-only (build a new table for a changed action; change state with store:update)"
 local function runHandle()
+  local log = event.actions
   while queueHead <= #queue do
     local action = queue[queueHead]
     queueHead = queueHead + 1
-    event.actions[#event.actions + 1] = action
-    action = throughMiddleware(action)
+    log[#log + 1] = action
+    if screen.middleware ~= nil then action = throughMiddleware(action) end
     local fn = handler.fn
     if fn ~= nil and action ~= nil then
-      local saved, savedContext = enter("handle", handleLabel(handler.label or "handle", action.type))
-      fn(S.thaw(action), store)
+      local saved, savedContext = phase, context
+      phase, context = "handle", handleLabel(handler.label or "handle", action.type)
+      readOnly.message = handleReadOnly
+      fn(action, store)  -- (read-only, as state: the log keeps this very value)
       phase, context = saved, savedContext
     end
   end
@@ -1455,10 +1473,12 @@ end
 -- configure gets the state it showed before (nil the first time), and runs only when the state
 -- changed: an update that writes the values state already had commits the same state.
 local function render(force)
-  if force or not rawequal(working, committed) then
+  if force or working ~= committed then  -- (nodes have no __eq: a raw comparison)
     local saved, savedContext = enter("configure", "configure", "state is read-only in configure")
     screen.configure(screen.scope.views, working, committed)
-    for _, host in ipairs(screen.unitHosts) do
+    local hosts = screen.unitHosts
+    for i = 1, #hosts do  -- (configure builds no view: the list stays as it is)
+      local host = hosts[i]
       if host.unitConfigure ~= nil then
         context = "configure " .. host.unitLabel
         host.unitConfigure(host.unitScope.views, host.unitData, stateAround(host, working))
@@ -1468,9 +1488,14 @@ local function render(force)
     if screen.states ~= nil then settleNamed(screen, working) end
     phase, context = saved, savedContext
   end
-  for _, list in ipairs(screen.lists) do
+  -- (A row's layout may build a list: it is visited too, as ipairs would.)
+  local lists, at = screen.lists, 1
+  local list = lists[1]
+  while list ~= nil do
     local touched = list.rec.touched
     if force or (touched and (touched.rows == eventSerial or touched.visibleRows == eventSerial)) then planRows(list) end
+    at = at + 1
+    list = lists[at]
   end
   -- Components made in this event (in rows the lists just built, say) enter their named state
   -- (they are the hosts appended since the event began: no walk over the others).
@@ -1490,30 +1515,36 @@ end
 -- one its gesture began on, while the gesture lasts), or a unit's data.
 local function subjectOf(scope, token, gesturePhase)
   if scope.kind == "screen" then
-    S.setReadOnlyMessage("state is read-only in event callbacks (return actions instead)")
+    readOnly.message = "state is read-only in event callbacks (return actions instead)"
     return committed
   end
-  S.setReadOnlyMessage("the item is read-only in event callbacks (return actions instead)")
+  readOnly.message = "the item is read-only in event callbacks (return actions instead)"
   if scope.kind == "unit" then return scope.subject end
   local row = scope.row
   local pinned = token and E.pins[token]
   local item = pinned ~= nil and pinned or row.item
   if token ~= nil then
-    if gesturePhase == "began" then event.pins[token] = item
-    elseif gesturePhase == "ended" or gesturePhase == "cancelled" or gesturePhase == "failed" then event.pins[token] = false end
+    if gesturePhase == "began" then
+      event.pins[token], event.pinned = item, true
+    elseif gesturePhase == "ended" or gesturePhase == "cancelled" or gesturePhase == "failed" then
+      event.pins[token], event.pinned = false, true
+    end
   end
   return item
 end
 
 local function begin()
   blameOn(nil)  -- (a reduce whose effects failed in the last event left it set)
-  updating = 0  -- (an update stopped by a limit, whose closing could not run, left it set)
+  if updating[1] ~= nil then S.resetDrafts() end  -- (an update stopped by a limit, whose closing could not run)
   layoutUnit = nil  -- (a layout that failed in the last event left it set)
   event = newEvent()
   event.unitHostCount = screen.unitHosts and #screen.unitHosts or 0
   queue, queueHead = emptied(queue), 1
   working = committed
 end
+
+-- The actions a callback returned, on their way to the queue (emptied as they go).
+local returned = {}
 
 -- Callbacks already warned about returning nothing (weak: they go with their screen).
 local warnedSilent = setmetatable({}, { __mode = "k" })
@@ -1528,6 +1559,7 @@ function E.send(sync, room, kind, a, b, c, d)
   event.effectRoom = room
   handler = screen.handler
   if kind == "ui" then
+    if returned[1] ~= nil then returned = {} end  -- (left by a callback's bad action)
     local rec = views[a]
     local scope = rec and rec.scope
     local entry = scope and scope.regs[rec] and scope.regs[rec][b]
@@ -1535,7 +1567,8 @@ function E.send(sync, room, kind, a, b, c, d)
       local subject = subjectOf(scope, c, d)
       local label = eventLabel(entry, rec)
       for i = 1, #entry do
-        local saved, savedContext = enter("callback", label)
+        local saved, savedContext = phase, context
+        phase, context = "callback", label
         local result = entry[i](subject, rec.proxy, d or entry.name)
         phase, context = saved, savedContext
         if result == nil and not warnedSilent[entry[i]] then
@@ -1545,22 +1578,24 @@ function E.send(sync, room, kind, a, b, c, d)
           warnings[#warnings + 1] = definedAt(entry[i]) .. "the callback for " .. label
             .. " returned nothing, so the event did nothing; return an action (or false when that is meant)"
         end
-        -- The callback has returned, so a bad action (not data, NaN, too deep) is blamed on it.
-        local made, actions = pcall(actionsFrom, result)
-        if not made then
-          if type(actions) == "string" and not actions:find("^[^\n]-:%d+: ") then actions = definedAt(entry[i]) .. actions end
-          error(actions, 0)
-        end
-        if event.actionCount + #actions > limits.maxActions then
+        -- The callback has returned, so a bad action (not data, NaN, too deep) is blamed on it
+        -- (no script frame runs now: where() names the blamed function's definition).
+        blame = entry[i]
+        local n = actionsInto(result, returned)
+        blame = nil
+        if event.actionCount + n > limits.maxActions then
           -- Blame the callback that returned them (it has returned: no script frame is running).
           error(definedAt(entry[i]) .. "more than " .. limits.maxActions .. " actions in one event (the callback for "
-            .. label .. " returned " .. #actions .. "); return fewer", 0)
+            .. label .. " returned " .. n .. "); return fewer", 0)
         end
-        if #actions == 0 then
+        if n == 0 then
           quiet(definedAt(entry[i]) .. "the callback for " .. label .. " returned "
             .. (result == nil and "nothing" or result == false and "false" or "no action"))
         end
-        for _, action in ipairs(actions) do enqueue(action) end
+        for j = 1, n do
+          enqueue(returned[j])
+          returned[j] = nil
+        end
       end
     elseif rec ~= nil then
       quiet("the event reached '" .. tostring(rec.mirror.id or rec.kind.name) .. "', but no callback of the screen is registered for it now")
@@ -1651,7 +1686,7 @@ function E.load(module, initial, unitModules, schema, components, middleware, ow
   declareNamed(screen, module, "")
   if schema ~= nil then screen.schema = S.compileSchema(schema) end
   local schemaRule = screen.schema
-  screen.handler = { fn = module.handle, validate = function(node) S.validate(node, schemaRule) end, effects = true }
+  screen.handler = { fn = module.handle, validate = S.validator(schemaRule), effects = true }
   if module.reduce ~= nil then
     screen.handler.fn = E.reducing(module.reduce)
     screen.handler.label = "reduce"
@@ -1745,7 +1780,7 @@ function E.roleEvent(sync, rootVid, vid, key, model, gesturePhase)
   local rec = views[vid]
   local entry = scope and rec and scope.regs[rec] and scope.regs[rec][key]
   if entry ~= nil then
-    S.setReadOnlyMessage("state is read-only in event callbacks (return actions instead)")
+    readOnly.message = "state is read-only in event callbacks (return actions instead)"
     local subject = S.freezeOwned(model, "state")  -- pushed for this call alone
     local label = eventLabel(entry, rec)
     for i = 1, #entry do
@@ -1888,11 +1923,13 @@ local function commit()
   if ev.quiet ~= nil then batch.quiet = ev.quiet end
   if #ev.created > 0 then createdPart(ev, batch) end
   if #ev.undo > 0 then writesPart(ev, batch) end
-  if next(ev.rowPlans) ~= nil then listsPart(ev, batch) end
-  for token, item in pairs(ev.pins) do
-    if item == false then E.pins[token] = nil else E.pins[token] = item end
+  if ev.planned then listsPart(ev, batch) end
+  if ev.pinned then
+    for token, item in pairs(ev.pins) do
+      if item == false then E.pins[token] = nil else E.pins[token] = item end
+    end
   end
-  if not rawequal(working, committed) then
+  if working ~= committed then  -- (nodes have no __eq: a raw comparison)
     batch.state = working
     committed = working
   end

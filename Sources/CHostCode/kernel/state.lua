@@ -29,24 +29,25 @@ local S = {}
 -- Sets (or clears, with nil) what where() says when no script frame runs.
 function S.setBlame(fn) blame = fn end
 
--- The marker only frozen nodes' metatables carry; scripts cannot reach it, so a node cannot be forged.
-local FROZEN = {}
-S.FROZEN = FROZEN
+-- A frozen node's metatable is known by its `__newindex`, a function of this module that no
+-- script can reach (metatables are hidden): a node cannot be forged.
 -- The marker of drafts' metatable (to tell a draft whose update has ended from other tables).
 local DRAFT = {}
 
--- What a write to read-only state says; the engine sets it per phase.
-local readOnlyMessage = "state is read-only"
-function S.setReadOnlyMessage(message) readOnlyMessage = message end
+-- What a write to read-only state says; the engine sets `message` per phase (a field, not a
+-- call: it changes several times an event).
+local readOnly = { message = "state is read-only" }
+S.readOnly = readOnly
+function S.setReadOnlyMessage(message) readOnly.message = message end
 
-local function readOnlyWrite() error(readOnlyMessage, 2) end
+local function readOnlyWrite() error(readOnly.message, 2) end
 local function nodeLen(node) return #dgetmetatable(node).__index end
 local function nodePairs(node) return next, dgetmetatable(node).__index, nil end
 
 -- The metatable of `value` if it is a frozen node.
 local function frozenMeta(value)
   local meta = dgetmetatable(value)
-  if meta ~= nil and rawget(meta, FROZEN) then return meta end
+  if meta ~= nil and rawget(meta, "__newindex") == readOnlyWrite then return meta end
   return nil
 end
 S.frozenMeta = frozenMeta
@@ -54,11 +55,32 @@ S.frozenMeta = frozenMeta
 -- The data of a frozen node (a plain table whose tables are nodes).
 function S.dataOf(node) return dgetmetatable(node).__index end
 
--- A frozen node over `data`; `height` and `size` count tables and values per visit.
-local function makeNode(data, height, size)
+-- A frozen node over `data`; `height` and `size` count tables and values per visit. The
+-- metatable is made with every key it will hold (r: the schema rule it was checked against;
+-- a node made from another also gets pr, changed and l), so it is allocated once at its size.
+local function makeNode(data, height, size, keys)
   return setmetatable({}, {
     __index = data, __newindex = readOnlyWrite, __len = nodeLen, __pairs = nodePairs,
-    __metatable = false, __readonly = data, [FROZEN] = true, h = height, n = size,
+    __metatable = false, __readonly = data, h = height, n = size, r = false, k = keys,
+  })
+end
+
+-- A node made from `baseMeta`'s with the same keys, where only `changed` (a set) differ: it
+-- keeps what the base was checked against (pr) and whether it is a list (l), so a check looks
+-- at the changed keys alone. One constructor: the metatable is allocated once.
+local function makeDerivedNode(data, height, size, baseMeta, changed)
+  return setmetatable({}, {
+    __index = data, __newindex = readOnlyWrite, __len = nodeLen, __pairs = nodePairs,
+    __metatable = false, __readonly = data, h = height, n = size, r = false, k = baseMeta.k,
+    pr = baseMeta.r, changed = changed, l = baseMeta.l,
+  })
+end
+
+-- A node no schema checks (an action): eight keys, the smallest metatable of the size.
+local function makeFlatNode(data, size)
+  return setmetatable({}, {
+    __index = data, __newindex = readOnlyWrite, __len = nodeLen, __pairs = nodePairs,
+    __metatable = false, __readonly = data, h = 1, n = size,
   })
 end
 
@@ -115,8 +137,9 @@ local function freezeTable(source, owned, path, depth, seen)
     fail("too large", path, depth - 1, "nested deeper than " .. maxDepth)
   end
   local data = owned and source or {}
-  local height, size, count, largest = 1, 1, 0, 0
+  local height, size, count, largest, keys = 1, 1, 0, 0, 0
   for key, value in next, source do
+    keys = keys + 1
     local kt = type(key)
     if kt == "number" then
       if mathtype(key) ~= "integer" then
@@ -144,7 +167,7 @@ local function freezeTable(source, owned, path, depth, seen)
   if largest ~= count then
     fail("type mismatch", path, depth - 1, "list has a hole: key " .. largest .. " with " .. count .. " elements (lists use keys 1…n)")
   end
-  return makeNode(data, height, size), height, size
+  return makeNode(data, height, size, keys), height, size
 end
 
 freeze = function(value, path, depth, seen)
@@ -167,7 +190,7 @@ freeze = function(value, path, depth, seen)
       seen[value] = nil
       return node, h, n
     end
-    if rawget(meta, FROZEN) then
+    if rawget(meta, "__newindex") == readOnlyWrite then
       if meta.h + depth - 2 > maxDepth then
         fail("too large", path, depth - 1, "nested deeper than " .. maxDepth)
       end
@@ -221,6 +244,24 @@ function S.freeze(value, root)
   return frozen
 end
 
+-- S.freeze for the usual action: a plain table of string keys and scalar values, checked and
+-- copied in one loop (anything else goes the general way, which also says what is wrong).
+function S.freezeFlat(value, root)
+  if dgetmetatable(value) ~= nil then return S.freeze(value, root) end
+  local data, size = {}, 1
+  for key, v in next, value do
+    local tv = type(v)
+    if type(key) ~= "string"
+      or not (tv == "string" or tv == "boolean" or (tv == "number" and v == v and v ~= huge and v ~= -huge)) then
+      return S.freeze(value, root)
+    end
+    data[key] = v
+    size = size + 1
+  end
+  if size > maxNodes then return S.freeze(value, root) end
+  return makeFlatNode(data, size)
+end
+
 -- Like S.freeze, for a table the host has just made for this call and nobody else holds (a
 -- role's model or state): its top level becomes the frozen data itself instead of a copy.
 function S.freezeOwned(value, root)
@@ -269,6 +310,8 @@ local DraftMeta = { [DRAFT] = true }
 local noKids = setmetatable({}, { __newindex = function() error("noKids is empty by design", 2) end })
 local draftList = {}  -- the drafts of the update under way, to revoke when it ends
 local updateStarts = {}  -- where in draftList each update under way began
+-- The updates under way (a list: empty when none runs; the engine reads updating[1]).
+S.updating = updateStarts
 
 -- A draft stands for a frozen node: reads come from its copy (once written) or the node's
 -- data; a nested table read is a draft of its own (a kid), kept per key while the slot still
@@ -284,7 +327,7 @@ end
 function S.resetDrafts()
   if next(drafts) ~= nil then drafts = {} end
   if draftList[1] ~= nil then draftList = {} end
-  if updateStarts[1] ~= nil then updateStarts = {} end
+  for i = #updateStarts, 1, -1 do updateStarts[i] = nil end  -- (the one table: S.updating is it)
 end
 
 DraftMeta.__index = function(draft, key)
@@ -371,11 +414,8 @@ local function withChanges(s, source, keys, path, depth, seen)
   if size > maxNodes then
     fail("too large", path, depth - 1, "more than " .. maxNodes .. " values (a table shared by several fields counts each time)")
   end
-  local node = makeNode(source, height, size)
-  local meta = dgetmetatable(node)
   -- Same keys as the base: whatever the base was checked against, only these keys can break.
-  meta.pr, meta.changed, meta.l = baseMeta.r, keys, baseMeta.l
-  return node
+  return makeDerivedNode(source, height, size, baseMeta, keys)
 end
 
 -- The frozen value a draft stands for now (memoized: a draft may sit in two places). Kids
@@ -427,32 +467,60 @@ end
 -- against, so only the changed keys are checked again; another set of keys is frozen and
 -- checked whole.
 finishTop = function(node, base, top, path, seen)
-  local data, changed, reshaped = {}, nil, false
+  -- structural: a changed key held or holds a table (height and size then change).
+  local data, changed, reshaped, count, structural = {}, nil, false, 0, false
   for key, value in next, top do
+    count = count + 1
     local old = base[key]
     if old == nil then reshaped = true end
+    local tv = type(value)
+    local frozen = value
+    -- (A new key of another type stays as it is: freezeTable below checks it before its value.)
     if old == nil and type(key) ~= "string" then
-      data[key] = value  -- (a new key of another type: freezeTable below checks it before its value)
+      reshaped = true
+    elseif tv == "string" or tv == "boolean" or (tv == "number" and value == value and value ~= huge and value ~= -huge) then
+      -- A scalar (most writes): checked here, without a call. (Frozen values are nodes, which
+      -- have no __eq: `~=` is raw here.)
+      if value ~= old or (tv == "number" and mathtype(value) ~= mathtype(old)) then
+        if changed == nil then changed = {} end
+        changed[key] = true
+        if type(old) == "table" then structural = true end
+      end
     else
+      -- (The copy is on the way down: placed inside itself, it is a cycle. Marked only when a
+      -- value needs the general freeze; an error leaves the set dirty, and the next freeze
+      -- takes a new one.)
+      seen[top] = true
       path[2] = key
-      local frozen = freeze(value, path, 3, seen)
+      frozen = freeze(value, path, 3, seen)
       path[2] = nil
-      data[key] = frozen
       if not same(frozen, old) then
         if changed == nil then changed = {} end
         changed[key] = true
+        structural = true
       end
     end
+    data[key] = frozen
   end
+  seen[top] = nil
+  local baseMeta = dgetmetatable(node)
   if not reshaped then
-    for key in next, base do
-      if data[key] == nil then reshaped = true break end
+    -- Every key of the copy is the base's: the same keys when there are as many.
+    local keys = baseMeta.k
+    if keys ~= nil then
+      reshaped = keys ~= count
+    else
+      for key in next, base do
+        if data[key] == nil then reshaped = true break end
+      end
     end
   end
   if reshaped then return freezeTable(data, true, path, 2, seen) end
   if changed == nil then return node end
-  local baseMeta = dgetmetatable(node)
   local height, size, lowered = baseMeta.h, baseMeta.n, false
+  if not structural then  -- scalars over scalars: the same height and size
+    return makeDerivedNode(data, height, size, baseMeta, changed)
+  end
   for key in next, changed do
     local old, value = base[key], data[key]
     local oldHeight, h = S.heightOf(old), S.heightOf(value)
@@ -470,10 +538,7 @@ finishTop = function(node, base, top, path, seen)
   if size > maxNodes then
     fail("too large", path, 1, "more than " .. maxNodes .. " values (a table shared by several fields counts each time)")
   end
-  local result = makeNode(data, height, size)
-  local meta = dgetmetatable(result)
-  meta.pr, meta.changed, meta.l = baseMeta.r, changed, baseMeta.l
-  return result
+  return makeDerivedNode(data, height, size, baseMeta, changed)
 end
 
 -- Runs fn(draft of `node`) and returns the new frozen state: fn's result when it returns a
@@ -511,12 +576,10 @@ function S.update(node, fn, root)
   local result = fn(top)
   local path, seen = pathFrom(root), emptySeen()
   local frozen
-  if type(result) == "table" and not rawequal(result, top) then
+  if result ~= nil and type(result) == "table" and not rawequal(result, top) then
     frozen = freeze(result, path, 2, seen)
   else
-    seen[top] = true
     frozen = finishTop(node, base, top, path, seen)
-    seen[top] = nil
   end
   return frozen
 end
@@ -683,6 +746,17 @@ end
 function S.validate(state, schema)
   if schema == nil then return end
   check(state, schema, pathFrom("state"), 1)
+end
+
+-- A function that checks each new state (a frozen node) against `schema`, made once per
+-- screen: a state already checked against it passes at once.
+function S.validator(schema)
+  if schema == nil then return function() end end
+  return function(state)
+    local meta = dgetmetatable(state)
+    if meta ~= nil and meta.r == schema then return end
+    check(state, schema, pathFrom("state"), 1)
+  end
 end
 
 -- A plain copy of frozen data (for tools and tests in Lua).
