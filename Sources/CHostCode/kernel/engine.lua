@@ -1257,8 +1257,8 @@ local function eventLabel(entry, rec)
   return entry.label
 end
 
--- The screen's middleware (plugins'), in order, around one action: each gets it and returns it
--- (perhaps changed), another action, or false/nil to drop it; effects it starts are held to
+-- The screen's middleware (plugins'), in order, around one action: each gets it (read-only) and
+-- returns it, another action, or false/nil to drop it; effects it starts are held to
 -- its plugin's capabilities. Returns the action `handle` gets, or nil.
 local function throughMiddleware(action)
   local chain = screen.middleware

@@ -144,8 +144,8 @@ public final class LuaScreen {
   /// from the call, pushes its results and returns how many.
   public typealias HostFunction = @Sendable (LuaCall) throws -> Int
 
-  /// A middleware: a file returning `function(action, store)` that returns the action (perhaps
-  /// changed), another action, or `false` to drop it; it runs before `handle` for every action,
+  /// A middleware: a file returning `function(action, store)` that returns the action (read-only:
+  /// a changed one is a new table), another action, or `false` to drop it; it runs before `handle` for every action,
   /// and the effects it starts are held to its plugin's capabilities.
   public struct Middleware: Sendable, Equatable {
     /// Its name (from the plugin's manifest).

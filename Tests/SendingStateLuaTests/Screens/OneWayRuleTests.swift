@@ -124,6 +124,33 @@ struct OneWayRuleTests {
     #expect(screen.state == ["title": "Product", "count": 2])
     #expect((try screen.view("count") as? Label)?.text == "2")
   }
+  @Test("actions are read-only in handle and middleware; a new table passes on a changed one")
+  func actionsAreReadOnly() throws {
+    var options = LuaScreen.Options()
+    options.middleware = [
+      .init(
+        name: "shape", plugin: "shaper", file: "shaper/middleware/shape.lua",
+        source: """
+          return function(action)
+            if action.type == "twice" then action.amount = 2 end
+            if action.type == "three" then return { type = "add", amount = 3 } end
+            return action
+          end
+          """)
+    ]
+    let screen = try LuaScreen(path: screenFixture("readonly_action.lua"), options: options)
+    let handled = try #require(scriptError { try screen.perform(action: "poke") })
+    #expect(handled.message == "the action is read-only (build a new table for a changed action; change state with store:update)")
+    #expect(handled.chunk?.hasSuffix("readonly_action.lua") == true && handled.line == 9)
+    let middleware = try #require(scriptError { try screen.perform(action: "twice") })
+    #expect(middleware.message == handled.message)
+    #expect(middleware.chunk?.hasSuffix("shape.lua") == true && middleware.line == 2)
+    #expect(screen.state == ["count": 0] && screen.actionLog.isEmpty)
+    try screen.perform(action: "three")
+    #expect(screen.state == ["count": 3])
+    #expect((try screen.view("count") as? Label)?.text == "3")
+  }
+
 }
 
 @Suite("Screens: faults name file:line and the callback")
