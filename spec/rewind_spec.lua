@@ -14,9 +14,11 @@ describe("pending effects", function()
     screen:tap("burst")
     local pending = screen:pending_effects()
     assert.are.equal(3, #pending)
-    assert.are.same({ "query", "timer", 0.5 }, { pending[1].id, pending[1].kind, pending[1].due })
-    assert.are.same({ "timer", 1 }, { pending[2].kind, pending[2].due })
+    assert.are.same({ "query", "timer", "after", 0.5, 0.5 },
+      { pending[1].id, pending[1].kind, pending[1].effect, pending[1].debounce, pending[1].due })
+    assert.are.same({ "timer", "after", 1 }, { pending[2].kind, pending[2].effect, pending[2].due })
     assert.is_nil(pending[2].id)
+    assert.is_nil(pending[2].debounce)
     assert.are.same({ "bursts", "throttle", 2, 2, "after" },
       { pending[3].id, pending[3].kind, pending[3].due, pending[3].window, pending[3].waiting })
     -- Step to each in turn: what falls due is the next action received.

@@ -339,7 +339,7 @@
 ---@field finish fun(self: SSScreen) Fails if actions from effects were not received or effects still run.
 ---@field skip_received fun(self: SSScreen) Accepts the actions received so far without asserting them.
 ---@field skip_in_flight fun(self: SSScreen) Effects still running at the end of the test are not owed.
----@field pending_effects fun(self: SSScreen): { number: integer, id: string?, kind: string, due: number?, remaining: number?, window: number?, waiting: string? }[] What the screen waits for, soonest first: effects (kind timer or running), throttle windows and transitions, with their ids, windows and due times on its clock.
+---@field pending_effects fun(self: SSScreen): { number: integer, id: string?, kind: string, due: number?, remaining: number?, window: number?, waiting: string?, effect: string?, debounce: number? }[] What the screen waits for, soonest first: effects (kind timer or running), throttle windows and transitions, with their ids, what the script started (effect: after, fetch, task) and its debounce, windows and due times on its clock.
 
 ---@class SSOpenOptions
 ---@field state table? A start state instead of the script's.

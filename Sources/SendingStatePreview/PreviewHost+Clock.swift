@@ -94,7 +94,8 @@ extension PreviewHost {
     var items = list.prefix(PreviewHost.pendingLimit).map { entry in
       "{\"number\":\(entry.number),\"id\":\(entry.id.map { jsonText(PreviewHost.shown($0, limit: PreviewHost.entryLimit)) } ?? "null"),"
         + "\"kind\":\(jsonText(entry.kind.rawValue)),\"due\":\(entry.due.map { PreviewHost.clockNumber($0 - clockOrigin) } ?? "null"),"
-        + "\"window\":\(entry.window.map(PreviewHost.clockNumber) ?? "null"),\"waiting\":\(entry.waiting.map(jsonText) ?? "null")}"
+        + "\"window\":\(entry.window.map(PreviewHost.clockNumber) ?? "null"),\"waiting\":\(entry.waiting.map(jsonText) ?? "null"),"
+        + "\"effect\":\(entry.effect.map(jsonText) ?? "null"),\"debounce\":\(entry.debounce.map(PreviewHost.clockNumber) ?? "null")}"
     }
     if list.count > PreviewHost.pendingLimit { items.append("{\"more\":\(list.count - PreviewHost.pendingLimit)}") }
     return "[" + items.joined(separator: ",") + "]"

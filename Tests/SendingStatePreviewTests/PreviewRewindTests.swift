@@ -247,16 +247,21 @@ struct PreviewRewindTests {
     let pending = try #require(panel["pending"] as? [[String: Any]])
     let described = pending.map { entry in
       let window = (entry["window"] as? Double).map { " window \($0), a \(entry["waiting"] as? String ?? "?") waits" }
-      return "\(entry["id"] as? String ?? "-") \(entry["kind"] as? String ?? "?") due \(entry["due"] as? Double ?? -1)" + (window ?? "")
+      let debounce = (entry["debounce"] as? Double).map { " debounce \($0)" }
+      return "\(entry["id"] as? String ?? "-") \(entry["kind"] as? String ?? "?") \(entry["effect"] as? String ?? "-") due \(entry["due"] as? Double ?? -1)"
+        + (debounce ?? "") + (window ?? "")
     }
     // The first burst runs at once (a timer due now); the second waits for the window it opened.
     #expect(
-      described == ["bursts timer due 0.0", "query timer due 0.5", "- timer due 1.0", "bursts throttle due 2.0 window 2.0, a after waits"],
+      described == [
+        "bursts timer after due 0.0", "query timer after due 0.5 debounce 0.5", "- timer after due 1.0",
+        "bursts throttle - due 2.0 window 2.0, a after waits",
+      ],
       "\(described)")
     let list = page.host.session.screen.pendingList
     #expect(list.map(\.kind) == [.timer, .timer, .timer, .throttle])
     #expect(list[3].summary(now: 100, origin: 100) == "throttle window 'bursts' of 2.000 s, a after waits for its end: ends at 2.000 (in 2.000 s)")
-    #expect(list[1].summary(now: 100, origin: 100).hasSuffix("'query' timer: due at 0.500 (in 0.500 s)"))
+    #expect(list[1].summary(now: 100, origin: 100).hasSuffix("'query' after, debounce 0.500 s: due at 0.500 (in 0.500 s)"))
     // Next, four times: each reaches the next due, and its delivery is the newest moment.
     var causes: [String] = []
     for seq in 6...9 {

@@ -403,7 +403,7 @@ def rewind_pause_step_scrub_and_restore(driver):
         view(driver, '[data-id="query"] input').send_keys("green")
         until(driver, lambda: state(driver).get("query") == "green", "the query to be typed")
         pending = lambda: driver.find_element(By.ID, "pending").text
-        until(driver, lambda: "'search' timer" in pending(), "the debounced search to be pending")
+        until(driver, lambda: "'search' fetch, debounce 0.300 s" in pending(), "the debounced search to be pending")
         paused_at = float(re.search(r"clock ([\d.]+) s", clock()).group(1))
         step_by = view(driver, "#step-by")
         step_by.clear()
@@ -412,7 +412,7 @@ def rewind_pause_step_scrub_and_restore(driver):
         until(driver, lambda: abs(float(re.search(r"clock ([\d.]+) s", clock()).group(1)) - paused_at - 0.1) < 0.0015,
               "the clock to move 0.1 s")
         assert state(driver)["phase"] == "loading", state(driver)
-        assert "'search' timer" in pending(), pending()
+        assert "'search' fetch, debounce 0.300 s" in pending(), pending()
         view(driver, "#next").click()
         until(driver, lambda: state(driver).get("phase") == "failed", "the search to fail (offline) at the next timer")
         log = lambda: driver.find_element(By.ID, "log").text

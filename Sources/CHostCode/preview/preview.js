@@ -594,7 +594,8 @@
       const items = data.pending.map((entry) => {
         if (entry.more) return element("li", "quiet", "… " + entry.more + " more");
         const name = entry.kind === "throttle" ? "throttle window" : "#" + entry.number;
-        let text = name + (entry.id != null ? " '" + entry.id + "'" : "") + (entry.kind === "throttle" ? "" : " " + entry.kind);
+        let text = name + (entry.id != null ? " '" + entry.id + "'" : "") + (entry.kind === "throttle" ? "" : " " + (entry.effect || entry.kind));
+        if (entry.debounce != null) text += ", debounce " + seconds(entry.debounce) + " s";
         if (entry.window != null) text += " of " + seconds(entry.window) + " s, a " + entry.waiting + " waits for its end";
         text += entry.due != null ? (entry.kind === "throttle" ? " · ends " : " · due ") + seconds(entry.due) + " s" : " · not on the clock";
         return element("li", "", text);

@@ -24,7 +24,10 @@ extension ScreenEngine {
     for (number, effect) in effects where !waiters.contains(number) {
       // The earliest of its timers still waiting (a debounce, then a fake's answer delay).
       let due = virtual.flatMap { clock in effect.target.tickets.compactMap { clock.deadline(of: $0) }.min() }
-      list.append(PendingEffect(number: number, id: effect.target.name, kind: due == nil ? .running : .timer, due: due))
+      var entry = PendingEffect(number: number, id: effect.target.name, kind: due == nil ? .running : .timer, due: due)
+      entry.effect = effect.target.shown?.effect
+      entry.debounce = effect.target.shown?.debounce
+      list.append(entry)
     }
     for (token, transition) in transitions {
       let due = transition.ticket.flatMap { virtual?.deadline(of: $0) }
@@ -41,7 +44,7 @@ extension ScreenEngine {
   }
 
   /// `effect`'s kind as the script named it.
-  private static func kindName(of effect: EngineBatch.Effect) -> String {
+  static func kindName(of effect: EngineBatch.Effect) -> String {
     switch effect {
     case .after: "after"
     case .fetch: "fetch"

@@ -413,6 +413,8 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     let longest = 2 * Double(limits.maxEffectDelay.components.seconds)
     func bounded(_ seconds: Double) -> Double { seconds.isFinite ? min(max(seconds, 0), longest) : longest }
     let delay = bounded(rawDelay)
+    // What lists of pending effects show of it: what the script started, and its debounce.
+    let shown = EffectTarget.Shown(effect: Self.kindName(of: effect), debounce: rawDelay > 0 ? delay : nil)
     // A fake's answer delay: none unless a positive number (NaN is none, not the longest).
     func answerDelay(_ seconds: Double) -> Double { seconds > 0 ? bounded(seconds) : 0 }
     switch effect {
@@ -424,12 +426,12 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       if let virtual {
         // Set now, so an advance that comes before the task runs still passes it.
         let ticket = virtual.schedule(after: total)
-        startEffect(id: id, tickets: [ticket]) { _ in
+        startEffect(id: id, shown: shown, tickets: [ticket]) { _ in
           try await virtual.wait(for: ticket)
           return actions
         }
       } else {
-        startEffect(id: id) { _ in
+        startEffect(id: id, shown: shown) { _ in
           try await clock.sleep(seconds: total)
           return actions
         }
@@ -440,7 +442,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       let latency = answerDelay(taskDelays[name] ?? 0)
       let ticket = delay > 0 ? virtual?.schedule(after: delay) : nil
       let answerTicket = latency > 0 ? virtual?.schedule(after: bounded(delay + latency)) : nil
-      startEffect(id: id, tickets: [ticket, answerTicket].compactMap { $0 }) { target in
+      startEffect(id: id, shown: shown, tickets: [ticket, answerTicket].compactMap { $0 }) { target in
         try await Self.wait(delay, ticket: ticket, on: clock)
         let outcome: LuaValue
         do {
@@ -465,7 +467,7 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
       let latency = answerDelay(request.map { fetcher.answerDelay(for: $0) } ?? 0)
       let ticket = delay > 0 ? virtual?.schedule(after: delay) : nil
       let answerTicket = latency > 0 ? virtual?.schedule(after: bounded(delay + latency)) : nil
-      startEffect(id: id, tickets: [ticket, answerTicket].compactMap { $0 }) { target in
+      startEffect(id: id, shown: shown, tickets: [ticket, answerTicket].compactMap { $0 }) { target in
         try await Self.wait(delay, ticket: ticket, on: clock)
         // Whatever the answer holds, the fetch ends in its ok or its fail action.
         guard let request else {
@@ -694,13 +696,15 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
   /// Runs `work` in the background; its actions come back as an event of their own, to the
   /// engine the effect belongs to then (a reload hands effects on).
   private func startEffect(
-    id: String? = nil, tickets: [Int] = [], endsWindow: (id: String, token: Int, length: Double)? = nil,
+    id: String? = nil, shown: EffectTarget.Shown? = nil, tickets: [Int] = [],
+    endsWindow: (id: String, token: Int, length: Double)? = nil,
     _ work: @escaping @Sendable (EffectTarget) async throws -> [LuaValue]
   ) {
     guard !isClosed else { return }
     nextEffect += 1
     let target = EffectTarget(engine: self, id: nextEffect)
     target.name = id
+    target.shown = shown
     target.tickets = tickets
     let task = Task { @MainActor [target] in
       let actions: [LuaValue]
@@ -925,6 +929,15 @@ final class EffectTarget {
   var name: String?
   /// The virtual clock's timers the effect waits for (removed when it is cancelled).
   var tickets: [Int] = []
+  /// What lists of pending effects show of the effect (nil for a throttle window's timer).
+  var shown: Shown?
+
+  /// What the script started (`after`, `fetch`, `task`) and the debounce it asked for, in
+  /// seconds (nil: none).
+  struct Shown {
+    var effect: String
+    var debounce: Double?
+  }
 
   init(engine: ScreenEngine, id: Int) {
     self.engine = engine

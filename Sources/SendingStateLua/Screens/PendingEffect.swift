@@ -1,15 +1,15 @@
 /// One thing a screen waits for, as a list of what is pending shows it (the preview's Rewind
-/// panel, the REPL's `pending`, a spec's `screen:pending()`).
+/// panel, the REPL's `pending`, a spec's `screen:pending_effects()`).
 ///
-/// The engine keeps what it needs to run an effect, not the call that started it, so an entry
-/// says what can be read back: the effect's number and id, whether it waits on the screen's
-/// clock, and when it is due. A debounced effect is a timer whose due time is its debounce's
-/// end (a newer effect under its id replaces it); a throttle window is its own entry, with its
-/// length when an effect waits for its end.
+/// An entry says the effect's number and id, what the script started (`after`, `fetch`,
+/// `task`), whether it waits on the screen's clock, and when it is due. A debounced effect
+/// is a timer whose due time is its debounce's end (a newer effect under its id replaces it),
+/// shown with its debounce; a throttle window is its own entry, with its length when an effect
+/// waits for its end.
 ///
 /// ```swift
 /// for entry in screen.pendingList { print(entry.summary(now: screen.clockNow)) }
-/// // #3 'search' timer: due at 0.300 (in 0.300 s)
+/// // #3 'search' fetch, debounce 0.300 s: due at 0.300 (in 0.300 s)
 /// ```
 package struct PendingEffect: Sendable, Equatable {
   /// What waits.
@@ -40,6 +40,11 @@ package struct PendingEffect: Sendable, Equatable {
   /// For a throttle window with an effect waiting for its end: that effect's kind (`after`,
   /// `fetch`, `task`).
   package var waiting: String?
+  /// For an effect: what the script started (`after`, `fetch`, `task`).
+  package var effect: String?
+  /// For an effect: the debounce it asked for, in seconds (a newer one under its id replaces it
+  /// until then).
+  package var debounce: Double?
 
   /// Creates an entry.
   package init(number: Int, id: String?, kind: Kind, due: Double?, window: Double? = nil, waiting: String? = nil) {
@@ -52,11 +57,13 @@ package struct PendingEffect: Sendable, Equatable {
   }
 
   /// The entry in one line, with its due time relative to `now` (both less `origin`):
-  /// `#3 'search' timer: due at 0.300 (in 0.300 s)` (a throttle window `ends at`).
+  /// `#3 'search' fetch, debounce 0.300 s: due at 0.300 (in 0.300 s)` (an entry whose
+  /// effect is not known says its kind, `timer`; a throttle window `ends at`).
   package func summary(now: Double, origin: Double = 0) -> String {
     var text = kind == .throttle ? "throttle window" : "#\(number)"
     if let id { text += " '\(id)'" }
-    if kind != .throttle { text += " \(kind.rawValue)" }
+    if kind != .throttle { text += " \(effect ?? kind.rawValue)" }
+    if let debounce { text += ", debounce \(PendingEffect.seconds(debounce)) s" }
     if let window { text += " of \(PendingEffect.seconds(window)) s" }
     if let waiting { text += ", a \(waiting) waits for its end" }
     if let due {

@@ -569,7 +569,7 @@ public final class SpecRunner {
         }
       }
     })
-    // pendingList(handle) -> { { number, id, kind, due, remaining, window, waiting }, … }, soonest first
+    // pendingList(handle) -> { { number, id, kind, due, remaining, window, waiting, effect, debounce }, … }, soonest first
     prims.setField("pendingList", to: runtime.makeFunction("pendingList") { call in
       try MainActor.assumeIsolated {
         let target = try screen(call)
@@ -583,6 +583,8 @@ public final class SpecRunner {
           }
           if let window = entry.window { item["window"] = .number(window) }
           if let waiting = entry.waiting { item["waiting"] = .string(waiting) }
+          if let effect = entry.effect { item["effect"] = .string(effect) }
+          if let debounce = entry.debounce { item["debounce"] = .number(debounce) }
           return item
         }
         try call.push(.table(LuaTable(sequence: list)))

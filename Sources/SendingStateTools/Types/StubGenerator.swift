@@ -64,8 +64,8 @@ public enum StubGenerator {
     .init(name: "skip_received", signature: "fun(self: SSScreen)", doc: "Accepts the actions received so far without asserting them."),
     .init(name: "skip_in_flight", signature: "fun(self: SSScreen)", doc: "Effects still running at the end of the test are not owed."),
     .init(
-      name: "pending_effects", signature: "fun(self: SSScreen): { number: integer, id: string?, kind: string, due: number?, remaining: number?, window: number?, waiting: string? }[]",
-      doc: "What the screen waits for, soonest first: effects (kind timer or running), throttle windows and transitions, with their ids, windows and due times on its clock."),
+      name: "pending_effects", signature: "fun(self: SSScreen): { number: integer, id: string?, kind: string, due: number?, remaining: number?, window: number?, waiting: string?, effect: string?, debounce: number? }[]",
+      doc: "What the screen waits for, soonest first: effects (kind timer or running), throttle windows and transitions, with their ids, what the script started (effect: after, fetch, task) and its debounce, windows and due times on its clock."),
   ]
 
   /// The LuaLS class name of a view kind: `SSLabel`.

@@ -19,7 +19,7 @@ struct ReplClockTests {
     _ = await repl.handle("tap tick")
     _ = await repl.handle("tap search")
     #expect(repl.session.screen.state["ticks"] == .integer(0))
-    #expect(await repl.handle("pending").output == "#2 'query' timer: due at 0.500 (in 0.500 s)\n#1 timer: due at 1.000 (in 1.000 s)")
+    #expect(await repl.handle("pending").output == "#2 'query' after, debounce 0.500 s: due at 0.500 (in 0.500 s)\n#1 after: due at 1.000 (in 1.000 s)")
     let first = await repl.handle("advance next")
     #expect(!first.isError && first.output.contains("> effect: searched") && first.output.contains("(clock at 0.500 s, moved 0.500 s; 1 effect(s) pending)"), "\(first.output)")
     #expect(await repl.handle("clock").output == "clock: virtual, at 0.500 s (it moves only with advance); next timer due at 1.000 (in 0.500 s)")
