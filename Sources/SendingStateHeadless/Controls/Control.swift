@@ -50,9 +50,15 @@ open class Control: View, ControlEventEmitting {
   /// in `ControlEvents.named` order; each callback whose mask contains the event runs once,
   /// in registration order. Works even when the control is disabled.
   public func sendActions(for events: ControlEvents) {
-    for (_, single) in ControlEvents.named where events.contains(single) {
-      let matching = registrations.filter { $0.events.contains(single) }
-      for registration in matching {
+    // One bit at a time, lowest first: `named` lists the events in bit order. Each event sees
+    // the registrations as they are when it fires (a callback may add or remove some), without
+    // building a list of the matching ones (this runs for every tap of every control).
+    var bits = events.rawValue & ControlEvents.allEvents.rawValue
+    while bits != 0 {
+      let single = ControlEvents(rawValue: bits & (~bits &+ 1))
+      bits &= bits &- 1
+      let current = registrations
+      for registration in current where registration.events.contains(single) {
         registration.action()
       }
     }

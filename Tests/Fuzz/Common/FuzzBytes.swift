@@ -92,6 +92,14 @@ struct FuzzBytes {
 
   private static let syntax = Array("\"[]{}\\.\n".utf8)
 
+  /// The next `count` bytes (fewer at the end).
+  mutating func bytes(_ count: Int) -> [UInt8] {
+    let end = min(bytes.count, offset + max(0, count))
+    guard offset < end else { return [] }
+    defer { offset = end }
+    return Array(bytes[offset..<end])
+  }
+
   /// The rest of the input.
   mutating func rest() -> [UInt8] {
     guard offset < bytes.count else { return [] }

@@ -102,7 +102,9 @@ func runHost(_ input: inout FuzzBytes) {
     switch input.below(10) {
     case 0: host.refresh()
     case 1:
-      let text = String(decoding: Array(input.rest().prefix(1 + input.below(200))), as: UTF8.self)
+      // (The length first: the bytes after it are this message's, and the rest the next ones'.)
+      let length = 1 + input.below(200)
+      let text = String(decoding: input.bytes(length), as: UTF8.self)
       host.receive(text, from: page.id)
     default:
       let text = PageMessage.make(&input, ids: ids)

@@ -20,6 +20,28 @@ struct ControlTests {
     #expect(log == ["first", "both", "both", "up"])
   }
 
+  @Test("several events fire in named order; each sees the callbacks registered when it fires")
+  func eventOrderAndChangesDuringDispatch() {
+    let control = Control()
+    var log: [String] = []
+    var late: ActionTargetID?
+    control.addAction(for: .primaryActionTriggered) { log.append("primary") }
+    control.addAction(for: .editingChanged) { log.append("editing") }
+    control.addAction(for: .touchDown) {
+      log.append("down")
+      // Added during touchDown: not run for it, run for the events that follow.
+      late = control.addAction(for: [.touchDown, .primaryActionTriggered]) { log.append("late") }
+    }
+    control.sendActions(for: [.primaryActionTriggered, .editingChanged, .touchDown])
+    #expect(ControlEvents.named.map(\.event.rawValue) == ControlEvents.named.map(\.event.rawValue).sorted())
+    #expect(log == ["down", "editing", "primary", "late"])
+    // Bits no event has are ignored.
+    log.removeAll()
+    control.removeAction(late!)
+    control.sendActions(for: ControlEvents(rawValue: 1 << 20))
+    #expect(log.isEmpty)
+  }
+
   @Test("removing a callback stops it; unknown ids are ignored; counts follow")
   func removal() {
     let control = Control()
