@@ -8,10 +8,11 @@ import Testing
 @Suite("Screens: one event at a time")
 @MainActor
 struct ReentrancyTests {
-  /// The screen a host function drives (set once the screen is open).
+  /// The screen a host function drives (set once the screen is open). Weak: the screen's
+  /// runtime holds the host function, which holds this box.
   @MainActor
   final class Box {
-    var screen: LuaScreen?
+    weak var screen: LuaScreen?
     var inner: (any Error)?
   }
 
