@@ -27,7 +27,7 @@ struct ControlTests {
     var late: ActionTargetID?
     control.addAction(for: .primaryActionTriggered) { log.append("primary") }
     control.addAction(for: .editingChanged) { log.append("editing") }
-    control.addAction(for: .touchDown) {
+    control.addAction(for: .touchDown) { [unowned control] in
       log.append("down")
       // Added during touchDown: not run for it, run for the events that follow.
       late = control.addAction(for: [.touchDown, .primaryActionTriggered]) { log.append("late") }
