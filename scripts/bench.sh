@@ -7,6 +7,7 @@
 #                                         judges timings, it keeps the cases working)
 #   scripts/bench.sh --instructions CASE  one case under callgrind: instructions per operation
 #                                         (for a noisy machine); CASE is a case's name as printed
+#   scripts/bench.sh --heap               the Lua heap of an open counter screen (B5), alone
 #   scripts/bench.sh --only CASE --iterations N --profile-lua
 #                                         one case's Lua VM instructions by Lua function (the
 #                                         kernel's are kernel.engine:LINE / kernel.state:LINE),
@@ -42,6 +43,10 @@ if [ "${1:-}" = "--instructions" ]; then
   echo "$name: $(( (total - base) / iterations )) instructions per operation (callgrind, $iterations iterations)"
   rm -f "$stripped" "$out"
   exit 0
+fi
+
+if [ "${1:-}" = "--heap" ]; then
+  exec "$binary" --heap
 fi
 
 # B5's cold start compares the CLI (release) with a Swift + Foundation hello process.

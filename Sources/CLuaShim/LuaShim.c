@@ -356,9 +356,9 @@ static int dump_writer (lua_State *L, const void *p, size_t size, void *ud) {
   return 0;
 }
 
-int sslua_dump_top (lua_State *L, unsigned char **out, size_t *size) {
+int sslua_dump_top (lua_State *L, int strip, unsigned char **out, size_t *size) {
   DumpBuffer b = {NULL, 0, 0};
-  int status = lua_dump(L, dump_writer, &b, 0);  /* with debug info: errors keep their lines */
+  int status = lua_dump(L, dump_writer, &b, strip);
   if (status != 0) {
     free(b.bytes);
     return status;

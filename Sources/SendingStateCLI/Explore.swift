@@ -82,6 +82,7 @@ extension SendingStateCommand {
 
     @MainActor
     func run() async throws {
+      showHostLines(verbose)
       var options = Explorer.Options()
       options.seed = seed
       options.events = events

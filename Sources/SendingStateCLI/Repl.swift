@@ -39,6 +39,7 @@ extension SendingStateCommand {
 
     @MainActor
     func run() async throws {
+      showHostLines(verbose)
       let session: ScreenSession
       do {
         var options = try await screen.screenOptions()

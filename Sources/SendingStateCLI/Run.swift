@@ -105,6 +105,7 @@ extension SendingStateCommand {
 
     @MainActor
     func run() async throws {
+      showHostLines(verbose)
       var failed = false
       do {
         var commands = try events.map(EventCommand.init(parsing:))

@@ -142,6 +142,7 @@ extension SendingStateCommand {
 
     @MainActor
     func run() async throws {
+      showHostLines(verbose)
       var options = SpecOptions()
       options.paths = paths
       options.patterns = patterns

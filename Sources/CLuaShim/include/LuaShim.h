@@ -202,10 +202,11 @@ int sslua_loadtext(struct lua_State *L, const char *buffer, size_t size,
                    const char *chunkname);
 
 /*
-** Dumps the function on top (with its debug info) into a buffer from malloc,
-** for the host's own chunks; the caller frees *out. Returns 0 on success.
+** Dumps the function on top into a buffer from malloc, for the host's own chunks;
+** with `strip`, without its debug info (line numbers, local and upvalue names). The
+** caller frees *out. Returns 0 on success.
 */
-int sslua_dump_top(struct lua_State *L, unsigned char **out, size_t *size);
+int sslua_dump_top(struct lua_State *L, int strip, unsigned char **out, size_t *size);
 
 /*
 ** Loads a binary chunk (mode "b"). Only for bytes sslua_dump_top made from the

@@ -7,17 +7,24 @@ import Synchronization
 ///
 /// Every screen opens a fresh Lua state, and compiling the kernel's source took most of the
 /// time of opening one (perf on the event-stream fuzzer: `lua_load` was 43% of all time). The
-/// first load of a host chunk compiles its text and keeps `lua_dump`'s bytecode; later loads
-/// take the bytecode (`lua_load` in mode "b"), which skips the parser.
+/// first load of a host chunk compiles its text and keeps `lua_dump`'s bytecode; every load
+/// (the first too, so all behave alike) takes the bytecode (`lua_load` in mode "b"), which
+/// skips the parser.
+///
+/// The bytecode is stripped of debug information (line numbers, local and upvalue names) unless
+/// ``withDebugInfo`` is set: with it, the kernel's and the sandbox's prototypes took 190 KiB of
+/// every open screen's Lua heap, 75 KiB without. Scripts lose nothing: their chunks are text,
+/// their errors and tracebacks keep their lines, and a host position was never shown to them
+/// (errors blame the script frame below: `sslua_where_script` skips frames without a line).
 ///
 /// Safety: binary chunks are loaded only from bytes this cache made from the host's own source
 /// text, in this process, and only when the text asked for is byte for byte the text compiled; scripts, plugins and files are always loaded as
 /// text (`mode "t"`), so no untrusted bytecode is ever loaded.
 package enum HostChunkCache {
-  /// By chunk name: the texts compiled under it, and their bytecode. (Keyed by name, not by
-  /// text: hashing a String normalizes it, which cost 9% of a fuzz run; the text is compared
-  /// byte by byte instead.)
-  private static let compiled = Mutex<[String: [(source: String, bytes: [UInt8])]]>([:])
+  /// By chunk name: the texts compiled under it, whether stripped, and their bytecode. (Keyed
+  /// by name, not by text: hashing a String normalizes it, which cost 9% of a fuzz run; the
+  /// text is compared byte by byte instead.)
+  private static let compiled = Mutex<[String: [(source: String, stripped: Bool, bytes: [UInt8])]]>([:])
   /// How many chunks the cache keeps at most (the host has a handful; a Swift caller loading
   /// many "=" chunks of its own gets the text path for the rest).
   private static let capacity = 32
@@ -25,6 +32,11 @@ package enum HostChunkCache {
   /// Compiles host chunks from their text every time (for the benchmark that measures what
   /// the cache saves).
   package static let bypass = Atomic<Bool>(false)
+
+  /// Host chunks loaded from now on keep their debug information, so tracebacks name the
+  /// kernel's lines (`--verbose`) and the Lua profiler its functions; each open screen's heap
+  /// pays ~115 KiB for it.
+  package static let withDebugInfo = Atomic<Bool>(false)
 
   /// Loads the host chunk `source` onto the stack of `L`, as `lua_load` would; returns its status.
   static func load(_ source: String, chunkName: String, into L: OpaquePointer) -> Int32 {
@@ -34,28 +46,32 @@ package enum HostChunkCache {
     if bypass.load(ordering: .relaxed) {
       return LuaRuntime.loadText(source, chunkName: chunkName, into: L)
     }
-    if let entry = compiled.withLock({ $0[chunkName] })?.first(where: { sameBytes($0.source, source) }) {
-      return entry.bytes.withUnsafeBufferPointer { buffer in
+    let stripped = !withDebugInfo.load(ordering: .relaxed)
+    func loadBinary(_ bytes: [UInt8]) -> Int32 {
+      bytes.withUnsafeBufferPointer { buffer in
         chunkName.withCString { name in
           sslua_loadhostbinary(L, buffer.baseAddress, buffer.count, name)
         }
       }
     }
+    if let entry = compiled.withLock({ $0[chunkName] })?.first(where: { $0.stripped == stripped && sameBytes($0.source, source) }) {
+      return loadBinary(entry.bytes)
+    }
     let status = LuaRuntime.loadText(source, chunkName: chunkName, into: L)
     guard status == LUA_OK else { return status }
     var out: UnsafeMutablePointer<UInt8>?
     var size = 0
-    if sslua_dump_top(L, &out, &size) == 0, let out {
-      let bytes = Array(UnsafeBufferPointer(start: out, count: size))
-      free(out)
-      compiled.withLock { table in
-        guard table.values.reduce(0, { $0 + $1.count }) < capacity,
-          table[chunkName]?.contains(where: { sameBytes($0.source, source) }) != true
-        else { return }
-        table[chunkName, default: []].append((source, bytes))
-      }
+    guard sslua_dump_top(L, stripped ? 1 : 0, &out, &size) == 0, let out else { return status }  // (the text's function stays)
+    let bytes = Array(UnsafeBufferPointer(start: out, count: size))
+    free(out)
+    compiled.withLock { table in
+      guard table.values.reduce(0, { $0 + $1.count }) < capacity,
+        table[chunkName]?.contains(where: { $0.stripped == stripped && sameBytes($0.source, source) }) != true
+      else { return }
+      table[chunkName, default: []].append((source, stripped, bytes))
     }
-    return status
+    lua_settop(L, -2)  // the function compiled from text, for the one from its bytecode
+    return loadBinary(bytes)
   }
 
   /// Whether `source` is kept compiled under `chunkName` (for tests).

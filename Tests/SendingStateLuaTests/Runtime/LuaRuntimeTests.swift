@@ -77,6 +77,19 @@ struct LuaRuntimeTests {
     #expect(throws: ScriptError.self) { try trusted.load(binary, chunkName: "=binary-\(UUID().uuidString)") }
   }
 
+  @Test("host chunks are loaded without their debug information: no line numbers, smaller prototypes")
+  @MainActor
+  func hostChunksStripped() throws {
+    let trusted = try LuaRuntime(configuration: .init(mode: .trusted))
+    let source = "return debug.getinfo(1, 'l').currentline, debug.getinfo(1, 'S').source"
+    // The first load (compiled from text) and a later one (the cached bytecode) alike.
+    for _ in 0..<2 {
+      #expect(try trusted.call(trusted.load(source, chunkName: "=stripped-test")) == [-1, "=?"])
+    }
+    // A script's chunk keeps its lines.
+    #expect(try trusted.evaluate("\nreturn debug.getinfo(1, 'l').currentline", chunkName: "lines.lua") == [2])
+  }
+
   @Test("Swift functions: arguments, results, and errors that name the function")
   func swiftFunctions() throws {
     let runtime = try LuaRuntime()
