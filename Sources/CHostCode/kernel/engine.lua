@@ -8,10 +8,10 @@
 -- which puts every view value back. Nothing a script does is visible before the commit.
 --
 -- Trusted host code: it runs with the real globals.
-local S, registry, limits, prims = ...
+local S, limits, prims = ...
 
-local type, next, pairs, ipairs, error, tostring, setmetatable, rawequal, rawget =
-  type, next, pairs, ipairs, error, tostring, setmetatable, rawequal, rawget
+local type, next, pairs, ipairs, error, tostring, setmetatable, rawequal, rawget, rawset =
+  type, next, pairs, ipairs, error, tostring, setmetatable, rawequal, rawget, rawset
 local mathtype, huge, floor = math.type, math.huge, math.floor
 local concat, sort = table.concat, table.sort
 local getinfo = debug.getinfo
@@ -228,24 +228,34 @@ function checks.rows(v)
   return node
 end
 
--- The kinds the host described: per kind its properties (check, writable, interactive,
--- default, index) and their sorted names for messages.
-local kinds = {}
-for name, kind in pairs(registry.kinds) do
-  local names = {}
-  for prop in pairs(kind.props) do names[#names + 1] = prop end
-  sort(names)
-  local k = { name = name, props = kind.props, names = concat(names, ", "), defaults = kind.defaults, builder = kind.builder }
-  for _, prop in pairs(kind.props) do prop.test = checks[prop.check] end
-  -- Reads of a property that is not there are errors; reads of a nil-valued one are nil.
-  k.mirrorMeta = {
-    __index = function(_, key)
-      if kind.props[key] ~= nil then return nil end
-      error(where() .. name .. " has no property '" .. tostring(key) .. "' (properties: " .. k.names .. ")", 0)
-    end,
-  }
-  kinds[name] = k
-end
+-- The kinds the host describes, each built on its first use (`prims.kind`; a screen uses a few,
+-- and all of them built at open were ~45 KiB of every screen's heap): per kind its properties
+-- (check, writable, interactive, deferred), the values a new view has, and the properties'
+-- sorted names for messages.
+local kindOf, builderNames = prims.kind, prims.builderNames
+local kinds = setmetatable({}, {
+  __index = function(known, name)
+    if type(name) ~= "string" then return nil end
+    local kind = kindOf(name)
+    if kind == nil then return nil end
+    local props, names = kind.props, {}
+    for prop, description in pairs(props) do
+      names[#names + 1] = prop
+      description.test = checks[description.check]
+    end
+    sort(names)
+    local k = { name = name, props = props, names = concat(names, ", "), defaults = kind.defaults, builder = kind.builder }
+    -- Reads of a property that is not there are errors; reads of a nil-valued one are nil.
+    k.mirrorMeta = {
+      __index = function(_, key)
+        if props[key] ~= nil then return nil end
+        error(where() .. name .. " has no property '" .. tostring(key) .. "' (properties: " .. k.names .. ")", 0)
+      end,
+    }
+    known[name] = k
+    return k
+  end,
+})
 
 -- A write to a view's property: `proxy` is the view as scripts hold it (the proxies' shared
 -- __newindex), checked at the line that makes it and logged for undo. A value the view has
@@ -517,9 +527,6 @@ local function build(kindName, spec)
   return rec.proxy
 end
 
-for name, kind in pairs(kinds) do
-  if kind.builder then ui[name] = function(spec) return build(name, spec) end end
-end
 local runLayout  -- defined below
 -- The unit or component whose layout is running: a component built in it is addressed under
 -- it (`<unit id>.<component id>.<view id>`), and inside a unit configures with the unit's data.
@@ -581,18 +588,25 @@ local function buildComponent(name, module, spec)
   return host.proxy
 end
 
+-- `ui.<kind>`: a builder for each view kind, made on first use; then the components.
 setmetatable(ui, {
   __index = function(_, name)
+    local kind = kinds[name]
+    if kind ~= nil and kind.builder then
+      local builder = function(spec) return build(name, spec) end
+      rawset(ui, name, builder)
+      return builder
+    end
     local component = screen.components and screen.components[name]
     if component ~= nil then return function(spec) return buildComponent(name, component, spec) end end
-    local known = {}
-    for key in pairs(ui) do known[#known + 1] = key end
+    local known = builderNames()
     for key in pairs(screen.components or {}) do known[#known + 1] = key end
     sort(known)
     error(where() .. "unknown view kind 'ui." .. tostring(name) .. "' (kinds: " .. concat(known, ", ") .. ")", 0)
   end,
   __newindex = function() error(where() .. "ui is read-only", 0) end,
   __metatable = false,
+  __readonly = {},  -- (the sandbox's rawset refuses it: a builder cannot be replaced)
 })
 E.ui = ui
 
@@ -2030,10 +2044,7 @@ end
 
 -- The ui.<kind> builders.
 function E.builders()
-  local names = {}
-  for name in pairs(ui) do names[#names + 1] = name end
-  sort(names)
-  return names
+  return builderNames()
 end
 
 -- Stops the screen: no callback of it runs again; its views and store answer with an error.

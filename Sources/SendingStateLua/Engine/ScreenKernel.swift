@@ -129,8 +129,21 @@ final class ScreenKernel {
       call.push(MainActor.assumeIsolated { host?.knownUnits(luaUnits: names) ?? "" })
       return 1
     })
-    let engine = try runtime.callReturningReferences(
-      engineChunk, with: [state, try Self.registryTable(runtime), engineLimits, prims], context: "kernel")
+    // The view kinds, one at a time as the screen first uses each (a screen uses a few; all of
+    // them, built into every screen's heap at open, were ~45 KiB of it).
+    prims.setField("kind", to: runtime.makeFunction("kind") { call in
+      guard let kind = Self.kindValues[try call.string(1)] else {
+        call.pushNil()
+        return 1
+      }
+      try call.push(kind)
+      return 1
+    })
+    prims.setField("builderNames", to: runtime.makeFunction("builderNames") { call in
+      try call.push(Self.builderNames)
+      return 1
+    })
+    let engine = try runtime.callReturningReferences(engineChunk, with: [state, engineLimits, prims], context: "kernel")
     guard let table = engine.first else {
       throw ScriptError(kind: .runtime, message: "the kernel's engine did not load")
     }
@@ -144,17 +157,9 @@ final class ScreenKernel {
     functions["ui"] = table.field("ui")
   }
 
-  /// The registry as the kernel reads it: per kind, whether it has a builder, its properties'
-  /// checks and flags, and the values a new view has.
-  private static func registryTable(_ runtime: LuaRuntime) throws -> LuaRef {
-    try runtime.makeValue(registryValue, path: "registry")
-  }
-
-  /// The registry's data for the kernel, built once per process (it was built at every open,
-  /// fresh views of every kind included: a sixth of the time of opening a screen).
-  private static let registryValue: LuaValue = buildRegistryValue()
-
-  private static func buildRegistryValue() -> LuaValue {
+  /// Each view kind as the kernel reads it (`prims.kind`): whether it has a builder, its
+  /// properties' checks and flags, and the values a new view has; built once per process.
+  private static let kindValues: [String: LuaValue] = {
     var kinds: [String: LuaValue] = [:]
     for kind in ViewRegistry.kinds {
       let fresh = kind.make()
@@ -175,8 +180,11 @@ final class ScreenKernel {
         "defaults": .table(LuaTable(fields: defaults)),
       ]
     }
-    return ["kinds": .table(LuaTable(fields: kinds))]
-  }
+    return kinds
+  }()
+
+  /// The kinds with a `ui.<kind>` builder, sorted (`prims.builderNames`).
+  private static let builderNames: LuaValue = .table(LuaTable(sequence: ViewRegistry.kinds.filter(\.builder).map(\.name).sorted().map(LuaValue.string)))
 
   /// A kernel function by name.
   func function(_ name: String) -> LuaRef {
