@@ -9,8 +9,8 @@
 # mode (into .build/release, the build scripts/sendingstate uses, so a second install only
 # rebuilds what changed), and copies the binary to DIR/bin. Lua, busted, luassert and luacheck
 # come from Debian; the screens' kernel, the spec host and the preview page are built into the
-# binary, so it runs from any folder. The binary uses the Swift runtime of the toolchain that
-# built it: keep that toolchain installed (or reinstall after moving it).
+# binary, so it runs from any folder; so are the Swift runtime and Foundation (Package.swift links
+# the release CLI statically), so it runs without the toolchain that built it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 

@@ -19,6 +19,11 @@ fail() {
   { cat "$scratch/install.log" >&2; fail "scripts/install.sh failed"; }
 [ -x "$scratch/prefix/bin/sendingstate" ] || fail "install.sh did not install prefix/bin/sendingstate"
 grep -q "is not on your PATH" "$scratch/install.log" || fail "install.sh did not say that its bin folder is not on PATH"
+# It carries the Swift runtime and Foundation (Package.swift links the release CLI statically):
+# it runs without the toolchain, and starts without resolving the Swift libraries' symbols.
+if ldd "$scratch/prefix/bin/sendingstate" | grep -q "libswift\|libFoundation"; then
+  fail "the installed CLI links the toolchain's Swift libraries: $(ldd "$scratch/prefix/bin/sendingstate" | grep "libswift\|libFoundation" | head -3)"
+fi
 export PATH="$scratch/prefix/bin:$PATH"
 
 mkdir "$scratch/home"
