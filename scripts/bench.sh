@@ -2,11 +2,14 @@
 # Runs the benchmarks in a release build and prints medians and ratios measured in one run.
 #
 # Usage:
-#   scripts/bench.sh                      every case, 7 rounds (a few minutes)
-#   scripts/bench.sh --quick              every case, 2 short rounds (CI runs this; it never
-#                                         judges timings, it keeps the cases working)
-#   scripts/bench.sh --instructions CASE  one case under callgrind: instructions per operation
-#                                         (for a noisy machine); CASE is a case's name as printed
+#   scripts/bench.sh                      every case, 7 rounds (a few minutes), and each ratio
+#                                         also by callgrind's instructions (a few more minutes)
+#   scripts/bench.sh --quick              every case, 2 short rounds, the instructions from few
+#                                         iterations (CI runs this; it never judges, it keeps
+#                                         the cases and the callgrind pass working)
+#   scripts/bench.sh --instructions       only the ratios, by instructions (for a noisy machine)
+#   scripts/bench.sh --instructions CASE  one case under callgrind: instructions per operation;
+#                                         CASE is a case's name as printed
 #   scripts/bench.sh --heap               the Lua heap of an open counter screen (B5), alone
 #   scripts/bench.sh --only CASE --iterations N --profile-lua
 #                                         one case's Lua VM instructions by Lua function (the
@@ -17,6 +20,45 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh >/dev/null
 swift build -c release --product SendingStateBenchmarks 2>&1 | grep -E "error|warning: .*/(Sources|Tests)/|Compiling|Build" | tail -1
 binary=.build/release/SendingStateBenchmarks
+
+# The callgrind pass: instructions per operation of every case a ratio names, in one process
+# (setting the cases up once). A dump is written at the end of each measuredRun; the binary
+# runs each case for 1 and then N + 1 iterations and prints "case<TAB>N" in that order, so dump
+# 2k+1 and 2k+2 are case k's pair. Writes "case<TAB>instructions" lines to the file $1.
+instruction_pass() {
+  scripts/bootstrap.sh valgrind >/dev/null
+  local stripped dumps runs
+  stripped="$(mktemp)"
+  dumps="$(mktemp -d)"
+  runs="$(mktemp)"
+  objcopy --strip-debug "$binary" "$stripped"
+  chmod +x "$stripped"
+  # (--dump-after takes the symbol as it is, no wildcards.)
+  local symbol
+  symbol="$(nm "$stripped" | awk '/measuredRun/ && !found { print $3; found = 1 }')"  # (no early exit: nm would get SIGPIPE)
+  LD_LIBRARY_PATH=.build/release valgrind --tool=callgrind --callgrind-out-file="$dumps/out" \
+    --collect-atstart=no --toggle-collect='*measuredRun*' --dump-after="$symbol" "$stripped" \
+    --instruction-runs "${@:2}" >"$runs" 2>/dev/null
+  local k=0 name n base total
+  : >"$1"
+  while IFS=$'\t' read -r name n; do
+    base="$(sed -n 's/^summary: \([0-9]*\)/\1/p' "$dumps/out.$((2 * k + 1))")"
+    total="$(sed -n 's/^summary: \([0-9]*\)/\1/p' "$dumps/out.$((2 * k + 2))")"
+    printf '%s\t%s\n' "$name" "$(( (total - base) / n ))" >>"$1"
+    k=$((k + 1))
+  done <"$runs"
+  rm -rf "$stripped" "$dumps" "$runs"
+}
+
+if [ "${1:-}" = "--instructions" ] && [ -z "${2:-}" ]; then
+  counts="$(mktemp)"
+  instruction_pass "$counts"
+  column -t -s $'\t' "$counts"
+  echo
+  "$binary" --instructions-file "$counts" --ratios-only
+  rm -f "$counts"
+  exit 0
+fi
 
 if [ "${1:-}" = "--instructions" ]; then
   name="${2:?--instructions needs a case name}"
@@ -64,9 +106,20 @@ if [ -z "${1:-}" ] || [ "${1:-}" = "--quick" ]; then
     cold=(--hello .build/release/BenchHello --cli .build/release/sendingstate)
   fi
 fi
+# Each ratio by instructions too (a quick run counts few iterations: it keeps the pass working).
+counted=()
+if [ -z "${1:-}" ] || [ "${1:-}" = "--quick" ]; then
+  counts="$(mktemp)"
+  if [ "${1:-}" = "--quick" ]; then
+    instruction_pass "$counts" --quick --iterations 20
+  else
+    instruction_pass "$counts"
+  fi
+  counted=(--instructions-file "$counts")
+fi
 # Pin to one core when possible, so the ratios are not skewed by the other core's load.
 if command -v taskset >/dev/null 2>&1; then
-  taskset -c 0 "$binary" "$@" "${cold[@]}"
+  taskset -c 0 "$binary" "$@" "${cold[@]}" "${counted[@]}"
 else
-  "$binary" "$@" "${cold[@]}"
+  "$binary" "$@" "${cold[@]}" "${counted[@]}"
 fi

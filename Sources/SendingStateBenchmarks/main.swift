@@ -354,6 +354,43 @@ func counterHeap() throws -> Double {
   return Double(screen.runtime.memoryUsed) / 1024
 }
 
+/// A ratio the benchmarks judge: one case's cost over another's (its floor, or its baseline).
+struct Ratio {
+  let label: String
+  let numerator: String
+  let denominator: String
+  let target: String
+  /// Measured in the full run only (its case is slow).
+  var full = false
+}
+
+let ratios: [Ratio] = [
+  Ratio(label: "B1 screen update+configure / its plain-Lua floor", numerator: "screen event: update + configure 3 fields", denominator: "update + configure 3 fields, plain Lua (floor)", target: "≤ 10×"),
+  Ratio(label: "B1 LuaConfigurer / plain-Lua configure floor", numerator: "LuaConfigurer (Swift-driven, typed plan)", denominator: "configure 3 fields, plain Lua (floor)", target: "≤ 10×"),
+  Ratio(label: "B1 native Swift configurer / plain-Lua floor", numerator: "native Swift configurer", denominator: "configure 3 fields, plain Lua (floor)", target: "(reference)"),
+  Ratio(label: "B2 counter tap / its plain-Lua floor", numerator: "counter tap round trip", denominator: "counter tap, plain Lua (floor)", target: "≤ 10×"),
+  Ratio(label: "B2 tap, default limits / no limits", numerator: "counter tap round trip, default limits", denominator: "counter tap round trip", target: "≤ 1.10×"),
+  Ratio(label: "B2 plain Lua, default limits / no limits", numerator: "counter tap, plain Lua, default limits", denominator: "counter tap, plain Lua, no limits, fresh", target: "≤ 1.10×"),
+  Ratio(label: "B2 tap with a budget / no limits", numerator: "counter tap round trip, with a budget", denominator: "counter tap round trip", target: "(opt-in)"),
+  Ratio(label: "B3 Codable / typed plan (10 fields push + pull)", numerator: "10 fields push + pull, Codable", denominator: "10 fields push + pull, typed plan", target: "≥ 10×"),
+  Ratio(label: "B4 flatness: 10,000 rows / 1,000 rows", numerator: "list of 10000: one item changes", denominator: "list of 1000: one item changes", target: "≤ 1.5×"),
+  Ratio(label: "B4 flatness: 100,000 rows / 1,000 rows", numerator: "list of 100000: one item changes", denominator: "list of 1000: one item changes", target: "≤ 1.5×", full: true),
+  Ratio(label: "B4 10,000 rows rebuilt / building them in plain Lua", numerator: "list of 10000: all rows rebuilt", denominator: "10000 rows built in plain Lua (floor)", target: "≤ 2×"),
+  Ratio(label: "B5 open a screen: chunks from text / from bytecode", numerator: "open it, host chunks compiled from text", denominator: "open the counter screen", target: "(reference)"),
+]
+
+/// Instructions per operation, by case, from `scripts/bench.sh`'s callgrind pass (a file of
+/// "case<TAB>instructions" lines), or none.
+let instructionCounts: [String: Double] = {
+  guard let path = option("--instructions-file"), let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
+  var counts: [String: Double] = [:]
+  for line in text.split(separator: "\n") {
+    let fields = line.split(separator: "\t")
+    if fields.count == 2, let value = Double(fields[1]) { counts[String(fields[0])] = value }
+  }
+  return counts
+}()
+
 @MainActor
 func main() throws {
   // The profile names the kernel's functions by line: its chunks keep their debug information
@@ -363,7 +400,33 @@ func main() throws {
     print(String(format: "Lua heap of the open counter screen: %.1f KiB", try counterHeap()))
     return
   }
+  if arguments.contains("--ratios-only") {
+    // scripts/bench.sh --instructions: the ratios by instructions alone.
+    print("ratios by callgrind's instructions per operation".padding(toLength: 56, withPad: " ", startingAt: 0) + "    instr   target")
+    for item in ratios {
+      guard let top = instructionCounts[item.numerator], let bottom = instructionCounts[item.denominator] else { continue }
+      print("  \(item.label.padding(toLength: 54, withPad: " ", startingAt: 0)) \(String(format: "%7.2f×", top / bottom))   \(item.target)")
+    }
+    return
+  }
   let cases = try makeCases()
+  if arguments.contains("--instruction-runs") {
+    // For scripts/bench.sh's callgrind pass (it dumps the counts at the end of each
+    // measuredRun): per case in a ratio, a warm-up, then 1 and N + 1 iterations; the case and N
+    // are printed in the order of the runs, so the difference of each pair of dumps over N is
+    // the case's instructions per operation, what it does once cancelled out.
+    let names = Set(ratios.filter { !quick || !$0.full }.flatMap { [$0.numerator, $0.denominator] })
+    for item in cases where names.contains(item.name) {
+      // (At most N warm-up iterations: a case under the default limits runs its iterations in
+      // one episode, and under callgrind 20,000 of them pass the 1 s deadline.)
+      let n = min(item.iterations, onlyIterations ?? 2_000)
+      _ = try item.run(max(1, min(n, item.iterations / 10)))
+      _ = try measuredRun(item, 1)
+      _ = try measuredRun(item, n + 1)
+      print("\(item.name)\t\(n)")
+    }
+    return
+  }
   if let only {
     guard let selected = cases.first(where: { $0.name == only }) else {
       print("no case '\(only)'; cases:\n  " + cases.map(\.name).joined(separator: "\n  "))
@@ -430,29 +493,20 @@ func main() throws {
   }
   func m(_ name: String) -> Double { median(results[name] ?? []) }
   print("")
-  print("ratios (from this run's medians)                         measured   target")
-  func ratio(_ label: String, _ value: Double, _ target: String) {
-    print("  \(label.padding(toLength: 54, withPad: " ", startingAt: 0)) \(String(format: "%7.2f×", value))   \(target)")
+  let byInstructions = !instructionCounts.isEmpty
+  print("ratios, from this run's medians" + (byInstructions ? " and callgrind's instructions per operation" : ""))
+  print("  " + "".padding(toLength: 54, withPad: " ", startingAt: 0) + "    wall" + (byInstructions ? "    instr" : "") + "   target")
+  func ratio(_ label: String, _ value: Double, _ instructions: Double?, _ target: String) {
+    let counted = byInstructions ? (instructions.map { String(format: " %7.2f×", $0) } ?? "        –") : ""
+    print("  \(label.padding(toLength: 54, withPad: " ", startingAt: 0)) \(String(format: "%7.2f×", value))\(counted)   \(target)")
   }
-  ratio("B1 screen update+configure / its plain-Lua floor", m("screen event: update + configure 3 fields") / m("update + configure 3 fields, plain Lua (floor)"), "≤ 1.5×")
-  ratio("B1 LuaConfigurer / plain-Lua configure floor", m("LuaConfigurer (Swift-driven, typed plan)") / m("configure 3 fields, plain Lua (floor)"), "≤ 3×")
-  ratio("B1 native Swift configurer / plain-Lua floor", m("native Swift configurer") / m("configure 3 fields, plain Lua (floor)"), "(reference)")
-  ratio("B2 counter tap / its plain-Lua floor", m("counter tap round trip") / m("counter tap, plain Lua (floor)"), "≤ 10×")
-  ratio("B2 tap, default limits / no limits", m("counter tap round trip, default limits") / m("counter tap round trip"), "≤ 1.10×")
-  ratio("B2 plain Lua, default limits / no limits", m("counter tap, plain Lua, default limits") / m("counter tap, plain Lua, no limits, fresh"), "≤ 1.10×")
-  ratio("B2 tap with a budget / no limits", m("counter tap round trip, with a budget") / m("counter tap round trip"), "(opt-in)")
-  ratio("B3 Codable / typed plan (10 fields push + pull)", m("10 fields push + pull, Codable") / m("10 fields push + pull, typed plan"), "≥ 10×")
-  let small = m("list of 1000: one item changes")
-  let mid = m("list of 10000: one item changes")
-  print(String(format: "  %@ %7.2f ms   ≤ 2 ms", "B4 host part, one item of 10,000 changes".padding(toLength: 54, withPad: " ", startingAt: 0), mid / 1e6))
-  ratio("B4 flatness: 10,000 rows / 1,000 rows", mid / small, "≈ 1×")
-  if !quick {
-    ratio("B4 flatness: 100,000 rows / 1,000 rows", m("list of 100000: one item changes") / small, "≈ 1×")
+  for item in ratios where !quick || !item.full {
+    let counted = instructionCounts[item.numerator].flatMap { top in instructionCounts[item.denominator].map { top / $0 } }
+    ratio(item.label, m(item.numerator) / m(item.denominator), counted, item.target)
   }
+  print(String(format: "  %@ %7.2f ms   ≤ 2 ms", "B4 host part, one item of 10,000 changes".padding(toLength: 54, withPad: " ", startingAt: 0), m("list of 10000: one item changes") / 1e6))
   let rebuildHost = m("list of 10000: all rows rebuilt") - m("10000 rows built in plain Lua (floor)")
-  print(String(format: "  %@ %7.2f ms", "B4 host part of rebuilding 10,000 rows (beyond building)".padding(toLength: 54, withPad: " ", startingAt: 0), rebuildHost / 1e6))
-
-  ratio("B5 open a screen: host chunks from text / from bytecode", m("open it, host chunks compiled from text") / m("open the counter screen"), "(reference)")
+  print(String(format: "  %@ %7.2f ms", "B4 host part of rebuilding 10,000 rows".padding(toLength: 54, withPad: " ", startingAt: 0), rebuildHost / 1e6))
   // B5: heap per open screen, and cold start when the script gives the binaries.
   print(String(format: "  %@ %7.1f KiB   ≤ 100 KiB", "B5 Lua heap of the open counter screen".padding(toLength: 54, withPad: " ", startingAt: 0), try counterHeap()))
   if let hello = option("--hello"), let cli = option("--cli") {
@@ -462,7 +516,7 @@ func main() throws {
       let cliTime = spawnMedian([cli, "run", counterPath, "--send", "tap plus"], runs: runs)
     {
       print(String(format: "  %@ %7.1f ms (hello %.1f ms)", "B5 CLI cold start: run the counter with one tap".padding(toLength: 54, withPad: " ", startingAt: 0), cliTime / 1e6, helloTime / 1e6))
-      ratio("B5 CLI cold start / Swift+Foundation hello process", cliTime / helloTime, "≤ 2×")
+      ratio("B5 CLI cold start / Swift+Foundation hello process", cliTime / helloTime, nil, "≤ 2×")
     }
   }
   if let tap = mallocs["counter tap round trip"], let native = mallocs["native tap → handler → store"] {
