@@ -118,4 +118,21 @@ if grep -F "warning:" "$log" | grep -F -e "$app/ReadmeSnippets/" -e "$app/Source
   fail "the README's Swift has warnings (above)"
 fi
 (cd "$app" && swift run --skip-build MyApp) | grep -q "MyApp builds against SendingState" || fail "MyApp did not run"
-echo "readme-snippets.sh: the README's package and every Swift snippet compile, with no warnings"
+# The native-plugin snippet runs as well: a package of the user's writes a Swift native plugin
+# and loads it through the products alone; the screen it opens requires the plugin's module and
+# fails to load unless the Swift function answers.
+mkdir -p "$scratch/run/app"
+cat > "$scratch/run/app/home.lua" <<'LUA'
+local greeting = require "greeting"
+local said = greeting.hello("you")
+if said ~= "hello, you" then error("greeting.hello said " .. tostring(said), 0) end
+return {
+  state = { said = said },
+  layout = function(ui) return ui.label { id = "said" } end,
+  configure = function(view, state) view.said.text = state.said end,
+}
+LUA
+snippets_bin="$(cd "$app" && swift build --show-bin-path)"
+(cd "$scratch/run" && "$snippets_bin/SnippetNativePlugin") > "$scratch/native.log" 2>&1 ||
+  { cat "$scratch/native.log" >&2; fail "the native-plugin snippet did not load its plugin into a screen"; }
+echo "readme-snippets.sh: the README's package and every Swift snippet compile, with no warnings; the native plugin loads"
