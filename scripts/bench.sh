@@ -103,7 +103,11 @@ if [ -z "${1:-}" ] || [ "${1:-}" = "--quick" ]; then
     fi
   done
   if [ "$built" = 1 ]; then
-    cold=(--hello .build/release/BenchHello --cli .build/release/sendingstate)
+    # The CLI as scripts/install.sh installs it: without its debug information.
+    installed="$(mktemp)"
+    strip --strip-debug -o "$installed" .build/release/sendingstate
+    chmod +x "$installed"
+    cold=(--hello .build/release/BenchHello --cli "$installed")
   fi
 fi
 # Each ratio by instructions too (a quick run counts few iterations: it keeps the pass working).
@@ -118,8 +122,11 @@ if [ -z "${1:-}" ] || [ "${1:-}" = "--quick" ]; then
   counted=(--instructions-file "$counts")
 fi
 # Pin to one core when possible, so the ratios are not skewed by the other core's load.
+status=0
 if command -v taskset >/dev/null 2>&1; then
-  taskset -c 0 "$binary" "$@" "${cold[@]}" "${counted[@]}"
+  taskset -c 0 "$binary" "$@" "${cold[@]}" "${counted[@]}" || status=$?
 else
-  "$binary" "$@" "${cold[@]}" "${counted[@]}"
+  "$binary" "$@" "${cold[@]}" "${counted[@]}" || status=$?
 fi
+rm -f "${installed:-}" "${counts:-}"
+exit "$status"
