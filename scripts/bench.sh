@@ -11,6 +11,7 @@
 #   scripts/bench.sh --instructions CASE  one case under callgrind: instructions per operation;
 #                                         CASE is a case's name as printed
 #   scripts/bench.sh --heap               the Lua heap of an open counter screen (B5), alone
+#   scripts/bench.sh --rss [--taps N]     RSS over 1,000,000 taps (N) of one screen in one process
 #   scripts/bench.sh --only CASE --iterations N --profile-lua
 #                                         one case's Lua VM instructions by Lua function (the
 #                                         kernel's are kernel.engine:LINE / kernel.state:LINE),
@@ -87,8 +88,8 @@ if [ "${1:-}" = "--instructions" ]; then
   exit 0
 fi
 
-if [ "${1:-}" = "--heap" ]; then
-  exec "$binary" --heap
+if [ "${1:-}" = "--heap" ] || [ "${1:-}" = "--rss" ]; then
+  exec "$binary" "$@"
 fi
 
 # B5's cold start compares the CLI (release) with a Swift + Foundation hello process.

@@ -346,6 +346,39 @@ func measuredRun(_ selected: Case, _ iterations: Int) throws -> Double {
   try selected.run(iterations)
 }
 
+/// The process's resident memory, in KiB (`/proc/self/statm`).
+func residentKiB() -> Int {
+  guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+  let fields = text.split(separator: " ")
+  return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024 : 0
+}
+
+/// RSS over `total` taps of one counter screen in one process: measured after a warm-up of a
+/// tenth of them (the action log filling to its limit, the allocator's arenas growing), then
+/// every tenth; prints the growth after the warm-up (target: flat, ≤ 5%).
+@MainActor
+func rssOverTaps(total: Int, verbose: Bool) throws -> (growth: Double, high: Int) {
+  let counter = try LuaScreen(path: repository.appendingPathComponent("examples/counter/counter.lua").path)
+  let plus = try counter.view("plus") as! Button
+  let step = max(1, total / 10)
+  for _ in 0..<step { plus.simulateTap() }
+  let warm = residentKiB()
+  var high = warm
+  if verbose { print("RSS after \(step) taps (warm-up): \(warm) KiB; Lua heap \(counter.runtime.memoryUsed / 1024) KiB") }
+  var done = step
+  while done < total {
+    for _ in 0..<min(step, total - done) { plus.simulateTap() }
+    done += min(step, total - done)
+    let now = residentKiB()
+    high = max(high, now)
+    if verbose { print("  after \(done) taps: \(now) KiB; Lua heap \(counter.runtime.memoryUsed / 1024) KiB") }
+  }
+  precondition(counter.actionCount >= total, "the taps did not reach the screen: \(counter.asyncErrors)")
+  let growth = 100 * Double(high - warm) / Double(warm)
+  if verbose { print(String(format: "RSS growth after the warm-up: %.1f%% (highest %d KiB; target ≤ 5%%)", growth, high)) }
+  return (growth, high)
+}
+
 /// The Lua heap of an open counter screen after a full collection, in KiB.
 @MainActor
 func counterHeap() throws -> Double {
@@ -396,6 +429,10 @@ func main() throws {
   // The profile names the kernel's functions by line: its chunks keep their debug information
   // (set before makeCases opens the cases' screens).
   if arguments.contains("--profile-lua") { HostChunkCache.withDebugInfo.store(true, ordering: .relaxed) }
+  if arguments.contains("--rss") {
+    _ = try rssOverTaps(total: option("--taps").flatMap(Int.init) ?? 1_000_000, verbose: true)
+    return
+  }
   if arguments.contains("--heap") {
     print(String(format: "Lua heap of the open counter screen: %.1f KiB", try counterHeap()))
     return
@@ -519,6 +556,9 @@ func main() throws {
       ratio("B5 CLI cold start / Swift+Foundation hello process", cliTime / helloTime, nil, "≤ 2×")
     }
   }
+  let taps = quick ? 100_000 : 1_000_000
+  let rss = try rssOverTaps(total: taps, verbose: false)
+  print(String(format: "  %@ %+6.1f%%    ≤ 5%% (%d KiB)", "B6 RSS growth over \(taps) taps, after a tenth".padding(toLength: 54, withPad: " ", startingAt: 0), rss.growth, rss.high))
   if let tap = mallocs["counter tap round trip"], let native = mallocs["native tap → handler → store"] {
     print(String(format: "  %@ %7.1f (native core: %.1f)", "B6 allocations per tap: counter screen".padding(toLength: 54, withPad: " ", startingAt: 0), tap, native))
   }
