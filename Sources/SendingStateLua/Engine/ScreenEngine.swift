@@ -890,8 +890,8 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
 
   // MARK: - Closing
 
-  /// Stops the engine: effects cancelled, handlers removed, no script runs again.
-  /// Cancels every running effect (their actions never arrive), keeping the screen open.
+  /// Cancels every running effect (their actions never arrive), keeping the screen open; their
+  /// timers leave a virtual clock too (one shared with another screen must not keep them).
   func cancelAllEffects() {
     let virtual = runtime.clock as? VirtualClock
     for effect in effects.values {
@@ -902,16 +902,11 @@ final class ScreenEngine: KernelHost, ListWindowControlling {
     throttles.removeAll()
   }
 
+  /// Stops the engine: effects cancelled, handlers removed, no script runs again.
   func close() {
     guard !isClosed else { return }
     isClosed = true
-    // (Their timers too: a clock shared with another screen must not keep them.)
-    let virtual = runtime.clock as? VirtualClock
-    for effect in effects.values {
-      effect.task.cancel()
-      for ticket in effect.target.tickets { virtual?.cancel(ticket) }
-    }
-    effects.removeAll()
+    cancelAllEffects()
     cancelTransitions()
     sinks.removeAll()
     _ = try? runtime.call(kernel.function("close"), context: nil, critical: true, pushArguments: { _ in 0 }) {

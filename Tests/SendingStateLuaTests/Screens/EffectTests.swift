@@ -41,11 +41,19 @@ struct EffectTests {
 
   @Test("closing a screen cancels its effects; results never touch it")
   func cancelledOnClose() async throws {
-    let screen = try LuaScreen(path: screenFixture("effects.lua"))
+    // On a virtual clock, so a timer that outlived the close would fire at the advance below
+    // whatever the machine's speed (a wall-clock wait passed on a loaded machine either way).
+    let clock = VirtualClock(now: 0)
+    var options = LuaScreen.Options()
+    options.clock = clock
+    let screen = try LuaScreen(path: screenFixture("effects.lua"), options: options)
     try screen.perform(action: "slow")
+    #expect(clock.nextDeadline == 0.2)
     screen.close()
     #expect(screen.pendingEffects == 0)
-    try await Task.sleep(for: .milliseconds(300))
+    #expect(clock.nextDeadline == nil)  // the timer is gone from the clock, not only ignored
+    #expect(clock.advance(to: 10) == 0)
+    for _ in 0..<10 { await Task.yield() }
     #expect(screen.state["ticks"] == 0)
     #expect(screen.actionLog == [["type": "slow"]])
   }
