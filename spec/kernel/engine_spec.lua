@@ -270,8 +270,17 @@ describe("kernel engine", function()
   it("builds only the kinds the host describes, and names them", function()
     local message = failure(open, counter({ layout = function(ui) return ui.lable { id = "x" } end }))
     assert.matches("unknown view kind 'ui.lable' (kinds: button, label, stack)", message, 1, true)
-    -- Builders are made on first use and kept.
-    open()
+    -- Builders are made on first use and kept; pairs(ui) lists every one, made or not.
+    local listed = {}
+    open(counter({
+      layout = function(ui)
+        for name, builder in pairs(ui) do listed[#listed + 1] = name .. ":" .. type(builder) end
+        return ui.label { id = "title" }
+      end,
+      configure = function() end,
+      events = function() end,
+    }))
+    assert.are.same({ "button:function", "label:function", "stack:function" }, listed)
     assert.are.same({ "button", "label", "stack" }, E.builders())
   end)
 end)

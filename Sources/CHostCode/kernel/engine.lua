@@ -605,6 +605,15 @@ setmetatable(ui, {
     error(where() .. "unknown view kind 'ui." .. tostring(name) .. "' (kinds: " .. concat(known, ", ") .. ")", 0)
   end,
   __newindex = function() error(where() .. "ui is read-only", 0) end,
+  -- pairs(ui): every builder, made or not yet (as when they were all made at load).
+  __pairs = function()
+    local names, i = builderNames(), 0
+    return function()
+      i = i + 1
+      local name = names[i]
+      if name ~= nil then return name, ui[name] end
+    end, ui, nil
+  end,
   __metatable = false,
   __readonly = {},  -- (the sandbox's rawset refuses it: a builder cannot be replaced)
 })
