@@ -26,38 +26,42 @@ binary=.build/release/SendingStateBenchmarks
 # (setting the cases up once). A dump is written at the end of each measuredRun; the binary
 # runs each case for 1 and then N + 1 iterations and prints "case<TAB>N" in that order, so dump
 # 2k+1 and 2k+2 are case k's pair. Writes "case<TAB>instructions" lines to the file $1.
+# Temporary files and folders, removed when the script exits (however it exits).
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
 instruction_pass() {
   scripts/bootstrap.sh valgrind >/dev/null
-  local stripped dumps runs
-  stripped="$(mktemp)"
-  dumps="$(mktemp -d)"
-  runs="$(mktemp)"
+  local stripped="$scratch/bench-stripped" dumps="$scratch/dumps" runs="$scratch/runs" log="$scratch/callgrind.log"
+  mkdir -p "$dumps"
   objcopy --strip-debug "$binary" "$stripped"
   chmod +x "$stripped"
   # (--dump-after takes the symbol as it is, no wildcards.)
   local symbol
   symbol="$(nm "$stripped" | awk '/measuredRun/ && !found { print $3; found = 1 }')"  # (no early exit: nm would get SIGPIPE)
-  LD_LIBRARY_PATH=.build/release valgrind --tool=callgrind --callgrind-out-file="$dumps/out" \
+  if ! LD_LIBRARY_PATH=.build/release valgrind --tool=callgrind --callgrind-out-file="$dumps/out" \
     --collect-atstart=no --toggle-collect='*measuredRun*' --dump-after="$symbol" "$stripped" \
-    --instruction-runs "${@:2}" >"$runs" 2>/dev/null
+    --instruction-runs "${@:2}" >"$runs" 2>"$log"; then
+    grep -v '^==\|dwarf' "$log" | tail -20 >&2
+    echo "bench.sh: the callgrind pass failed (above)" >&2
+    return 1
+  fi
   local k=0 name n base total
   : >"$1"
   while IFS=$'\t' read -r name n; do
+    [ -n "$n" ] || continue  # (a line the binary printed that is not a case and its N)
     base="$(sed -n 's/^summary: \([0-9]*\)/\1/p' "$dumps/out.$((2 * k + 1))")"
     total="$(sed -n 's/^summary: \([0-9]*\)/\1/p' "$dumps/out.$((2 * k + 2))")"
     printf '%s\t%s\n' "$name" "$(( (total - base) / n ))" >>"$1"
     k=$((k + 1))
   done <"$runs"
-  rm -rf "$stripped" "$dumps" "$runs"
 }
 
 if [ "${1:-}" = "--instructions" ] && [ -z "${2:-}" ]; then
-  counts="$(mktemp)"
+  counts="$scratch/counts"
   instruction_pass "$counts"
   column -t -s $'\t' "$counts"
   echo
   "$binary" --instructions-file "$counts" --ratios-only
-  rm -f "$counts"
   exit 0
 fi
 
@@ -67,10 +71,10 @@ if [ "${1:-}" = "--instructions" ]; then
   scripts/bootstrap.sh valgrind >/dev/null
   # Valgrind cannot read this toolchain's DWARF, so it profiles a copy without debug sections
   # (symbols stay); the malloc interposer library is found beside the binary.
-  stripped="$(mktemp)"
+  stripped="$scratch/one-stripped"
   objcopy --strip-debug "$binary" "$stripped"
   chmod +x "$stripped"
-  out="$(mktemp)"
+  out="$scratch/one.out"
   # Only the case's own iterations are counted (measuredRun in the benchmarks' main.swift):
   # setting up every case costs ~4 billion instructions and varies by tens of millions from run
   # to run, more than 2,000 iterations of a plain-Lua floor.
@@ -89,7 +93,8 @@ if [ "${1:-}" = "--instructions" ]; then
 fi
 
 if [ "${1:-}" = "--heap" ] || [ "${1:-}" = "--rss" ]; then
-  exec "$binary" "$@"
+  "$binary" "$@"
+  exit 0
 fi
 
 # B5's cold start compares the CLI (release) with a Swift + Foundation hello process.
@@ -105,7 +110,7 @@ if [ -z "${1:-}" ] || [ "${1:-}" = "--quick" ]; then
   done
   if [ "$built" = 1 ]; then
     # The CLI as scripts/install.sh installs it: without its debug information.
-    installed="$(mktemp)"
+    installed="$scratch/sendingstate"
     strip --strip-debug -o "$installed" .build/release/sendingstate
     chmod +x "$installed"
     cold=(--hello .build/release/BenchHello --cli "$installed")
@@ -114,7 +119,7 @@ fi
 # Each ratio by instructions too (a quick run counts few iterations: it keeps the pass working).
 counted=()
 if [ -z "${1:-}" ] || [ "${1:-}" = "--quick" ]; then
-  counts="$(mktemp)"
+  counts="$scratch/counts"
   if [ "${1:-}" = "--quick" ]; then
     instruction_pass "$counts" --quick --iterations 20
   else
@@ -123,11 +128,8 @@ if [ -z "${1:-}" ] || [ "${1:-}" = "--quick" ]; then
   counted=(--instructions-file "$counts")
 fi
 # Pin to one core when possible, so the ratios are not skewed by the other core's load.
-status=0
 if command -v taskset >/dev/null 2>&1; then
-  taskset -c 0 "$binary" "$@" "${cold[@]}" "${counted[@]}" || status=$?
+  taskset -c 0 "$binary" "$@" "${cold[@]}" "${counted[@]}"
 else
-  "$binary" "$@" "${cold[@]}" "${counted[@]}" || status=$?
+  "$binary" "$@" "${cold[@]}" "${counted[@]}"
 fi
-rm -f "${installed:-}" "${counts:-}"
-exit "$status"

@@ -21,8 +21,10 @@ fail() {
 grep -q "is not on your PATH" "$scratch/install.log" || fail "install.sh did not say that its bin folder is not on PATH"
 # It carries the Swift runtime and Foundation (Package.swift links the release CLI statically):
 # it runs without the toolchain, and starts without resolving the Swift libraries' symbols.
-if ldd "$scratch/prefix/bin/sendingstate" | grep -q "libswift\|libFoundation"; then
-  fail "the installed CLI links the toolchain's Swift libraries: $(ldd "$scratch/prefix/bin/sendingstate" | grep "libswift\|libFoundation" | head -3)"
+# (ldd's output is read whole first: with pipefail, `ldd | grep -q` fails when grep stops early.)
+linked="$(ldd "$scratch/prefix/bin/sendingstate")"
+if grep -q "libswift\|libFoundation" <<<"$linked"; then
+  fail "the installed CLI links the toolchain's Swift libraries: $(grep "libswift\|libFoundation" <<<"$linked" | head -3)"
 fi
 export PATH="$scratch/prefix/bin:$PATH"
 

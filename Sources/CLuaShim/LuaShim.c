@@ -159,6 +159,9 @@ size_t sslua_max_string (lua_State *L) { return gethost(L)->max_string; }
 ** host's own, else 0.
 */
 static size_t host_position (lua_State *L, const char *msg) {
+  /* A host chunk loaded without debug information (the kernel's) has neither a name nor
+  ** lines: Lua writes its position as "?:-1: ". */
+  if (strncmp(msg, "?:-1: ", 6) == 0) return 6;
   for (const char *p = msg; *p != '\0' && *p != '\n'; p++) {
     if (*p != ':') continue;
     const char *q = p + 1;

@@ -52,15 +52,15 @@ struct ScreenOptions: ParsableArguments {
   }
 }
 
-/// Prints the error that stops a command to stderr — a script error with the script's frames
-/// of its Lua traceback (every frame, the host's too, when `verbose`) — and returns the exit to
-/// throw (so everything unwinds and is released before the process exits).
-/// With `--verbose`, the host's own Lua keeps its line numbers, so tracebacks name the kernel's
-/// lines too (each screen's heap pays ~115 KiB for them; see `HostChunkCache`).
+/// With `--verbose`, the screen kernel's Lua keeps its line numbers, so tracebacks name its
+/// lines too (each screen's heap pays ~42 KiB for them; see `HostChunkCache`).
 func showHostLines(_ verbose: Bool) {
   if verbose { HostChunkCache.withDebugInfo.store(true, ordering: .relaxed) }
 }
 
+/// Prints the error that stops a command to stderr — a script error with the script's frames
+/// of its Lua traceback (every frame, the host's too, when `verbose`) — and returns the exit to
+/// throw (so everything unwinds and is released before the process exits).
 func failure(_ error: any Error, verbose: Bool = false) -> ExitCode {
   if let exit = error as? ExitCode { return exit }
   let toolError = ToolError.from(error)

@@ -237,7 +237,10 @@ local kinds = setmetatable({}, {
   __index = function(known, name)
     if type(name) ~= "string" then return nil end
     local kind = kindOf(name)
-    if kind == nil then return nil end
+    if kind == nil then
+      known[name] = false  -- (a component's name: asked once)
+      return false
+    end
     local props, names = kind.props, {}
     for prop, description in pairs(props) do
       names[#names + 1] = prop
@@ -592,7 +595,7 @@ end
 setmetatable(ui, {
   __index = function(_, name)
     local kind = kinds[name]
-    if kind ~= nil and kind.builder then
+    if kind and kind.builder then
       local builder = function(spec) return build(name, spec) end
       rawset(ui, name, builder)
       return builder

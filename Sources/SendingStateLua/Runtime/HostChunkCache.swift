@@ -11,11 +11,13 @@ import Synchronization
 /// (the first too, so all behave alike) takes the bytecode (`lua_load` in mode "b"), which
 /// skips the parser.
 ///
-/// The bytecode is stripped of debug information (line numbers, local and upvalue names) unless
-/// ``withDebugInfo`` is set: with it, the kernel's and the sandbox's prototypes took 190 KiB of
-/// every open screen's Lua heap, 75 KiB without. Scripts lose nothing: their chunks are text,
-/// their errors and tracebacks keep their lines, and a host position was never shown to them
-/// (errors blame the script frame below: `sslua_where_script` skips frames without a line).
+/// The screen kernel's chunks (`=kernel.…`) are stripped of debug information (line numbers,
+/// local and upvalue names) unless ``withDebugInfo`` is set: every open screen holds their
+/// prototypes, 166 KiB of its Lua heap with it and 124 KiB without. A script loses nothing: its
+/// chunks are text, and an error the kernel raises names the script's line (its `where()`, and
+/// the message handler, which takes the stripped position "?:-1: " for a host one). The other
+/// host chunks (the sandbox, whose library wrappers a script's bad argument reaches; the spec
+/// host; invariants) keep theirs, so their messages keep function names and lines.
 ///
 /// Safety: binary chunks are loaded only from bytes this cache made from the host's own source
 /// text, in this process, and only when the text asked for is byte for byte the text compiled; scripts, plugins and files are always loaded as
@@ -33,10 +35,15 @@ package enum HostChunkCache {
   /// the cache saves).
   package static let bypass = Atomic<Bool>(false)
 
-  /// Host chunks loaded from now on keep their debug information, so tracebacks name the
-  /// kernel's lines (`--verbose`) and the Lua profiler its functions; each open screen's heap
-  /// pays ~115 KiB for it.
+  /// The kernel's chunks loaded from now on keep their debug information, so tracebacks name
+  /// its lines (`--verbose`) and the Lua profiler its functions; each open screen's heap pays
+  /// ~42 KiB for it.
   package static let withDebugInfo = Atomic<Bool>(false)
+
+  /// Whether the chunk named `chunkName` is loaded without its debug information.
+  package static func strips(_ chunkName: String) -> Bool {
+    chunkName.hasPrefix("=kernel.") && !withDebugInfo.load(ordering: .relaxed)
+  }
 
   /// Loads the host chunk `source` onto the stack of `L`, as `lua_load` would; returns its status.
   static func load(_ source: String, chunkName: String, into L: OpaquePointer) -> Int32 {
@@ -46,7 +53,7 @@ package enum HostChunkCache {
     if bypass.load(ordering: .relaxed) {
       return LuaRuntime.loadText(source, chunkName: chunkName, into: L)
     }
-    let stripped = !withDebugInfo.load(ordering: .relaxed)
+    let stripped = strips(chunkName)
     func loadBinary(_ bytes: [UInt8]) -> Int32 {
       bytes.withUnsafeBufferPointer { buffer in
         chunkName.withCString { name in

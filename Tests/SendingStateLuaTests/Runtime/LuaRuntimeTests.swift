@@ -77,17 +77,23 @@ struct LuaRuntimeTests {
     #expect(throws: ScriptError.self) { try trusted.load(binary, chunkName: "=binary-\(UUID().uuidString)") }
   }
 
-  @Test("host chunks are loaded without their debug information: no line numbers, smaller prototypes")
+  @Test("the kernel's chunks load without their debug information; other host chunks and scripts keep theirs")
   @MainActor
-  func hostChunksStripped() throws {
+  func kernelChunksStripped() throws {
     let trusted = try LuaRuntime(configuration: .init(mode: .trusted))
-    let source = "return debug.getinfo(1, 'l').currentline, debug.getinfo(1, 'S').source"
+    let lines = "return debug.getinfo(1, 'l').currentline, debug.getinfo(1, 'S').source"
     // The first load (compiled from text) and a later one (the cached bytecode) alike.
     for _ in 0..<2 {
-      #expect(try trusted.call(trusted.load(source, chunkName: "=stripped-test")) == [-1, "=?"])
+      #expect(try trusted.call(trusted.load(lines, chunkName: "=kernel.stripped-test")) == [-1, "=?"])
+      #expect(try trusted.call(trusted.load(lines, chunkName: "=kept-test")) == [1, "=kept-test"])
     }
-    // A script's chunk keeps its lines.
     #expect(try trusted.evaluate("\nreturn debug.getinfo(1, 'l').currentline", chunkName: "lines.lua") == [2])
+    // An error raised in a stripped chunk ("?:-1: …") names the script's line instead.
+    try trusted.call(trusted.load("function kernelFails() local t; return t.x end", chunkName: "=kernel.fails-test"))
+    let failure = #expect(throws: ScriptError.self) { try trusted.evaluate("\nkernelFails()", chunkName: "caller.lua") }
+    #expect(failure?.line == 2)
+    #expect(failure?.message.hasPrefix("attempt to index a nil value") == true, "\(String(describing: failure?.message))")
+    #expect(failure?.description.contains("?:-1") == false, "\(String(describing: failure?.description))")
   }
 
   @Test("Swift functions: arguments, results, and errors that name the function")
