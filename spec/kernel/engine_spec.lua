@@ -5,6 +5,8 @@
 -- changed a value), nothing of a failed event stays, and views change only in configure.
 
 local root = debug.getinfo(1, "S").source:match("^@(.*)/spec/kernel/[^/]*$") or "."
+local support = assert(loadfile(root .. "/spec/kernel/support.lua", "t"))(root)
+local failure = support.failure
 
 -- The view kinds as the host describes them (`prims.kind`): a fresh table per call, as the
 -- host's is (the engine adds each property's check function to it).
@@ -43,9 +45,7 @@ local TAP = 64  -- the key the host gives touchUpInside
 
 -- A fresh kernel: the engine's table (E) and the state module (S).
 local function loadKernel()
-  local S = assert(loadfile(root .. "/Sources/CHostCode/kernel/state.lua", "t"))({
-    maxDepth = 20, maxNodes = 1000, where = function() return "" end,
-  })
+  local S = support.loadState()
   local limits = {
     maxDepth = 20, maxViews = 100, maxRegistrations = 100, maxActions = 10, maxEffectDelay = 3600,
     maxPendingEffects = 10, maxEffectBytes = 65536, maxFetchBodyBytes = 65536, maxFetchHeaders = 8,
@@ -104,12 +104,6 @@ local function writes(batch)
   local list = batch.writes or {}
   for i = 1, #list, 3 do result[#result + 1] = list[i] .. "." .. list[i + 1] .. "=" .. tostring(list[i + 2]) end
   return result
-end
-
-local function failure(fn, ...)
-  local ok, message = pcall(fn, ...)
-  assert.is_false(ok, "expected an error")
-  return message
 end
 
 describe("kernel engine", function()

@@ -4,22 +4,8 @@
 
 local root = debug.getinfo(1, "S").source:match("^@(.*)/spec/kernel/[^/]*$") or "."
 
-local function loadState(settings)
-  local chunk = assert(loadfile(root .. "/Sources/CHostCode/kernel/state.lua", "t"))
-  settings = settings or {}
-  return chunk({
-    maxDepth = settings.maxDepth or 20,
-    maxNodes = settings.maxNodes or 1000,
-    where = function() return "" end,
-  })
-end
-
--- The message of the error `fn` raises.
-local function failure(fn, ...)
-  local ok, message = pcall(fn, ...)
-  assert.is_false(ok, "expected an error")
-  return message
-end
+local support = assert(loadfile(root .. "/spec/kernel/support.lua", "t"))(root)
+local loadState, failure = support.loadState, support.failure
 
 describe("kernel state", function()
   local S
